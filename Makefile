@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# futex-fault: per-site futex fault injection for Linux 6.1 and the tools
+# that show which futex error paths really ran.
+#
+#   make report   install what is needed, build and boot the kernel, run the
+#                 campaign, write report/index.html
+#   make check    the tests (kernel build, guest tests, tools)
+#
+# The work tree, kernel build and guest runs live in $(FF_WORK), default build/.
+
+FF	:= scripts/ff
+
+.PHONY: all deps kernel check report series clean help
+
+all: kernel
+
+help:
+	@sed -n 's/^#   //p' Makefile
+
+deps:
+	$(FF) deps
+
+kernel: deps
+	$(FF) tree
+	$(FF) config
+	$(FF) build
+
+check: kernel
+	tests/run-all.sh
+
+report: kernel
+	scripts/campaign
+
+series: kernel
+	$(FF) series
+
+clean:
+	rm -rf build/obj build/runs build/selftests
+	$(MAKE) -C tools/futex-fault-report clean

@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of the harness itself (scripts/ff), against the real kernel build:
+# a missing config option is caught and named, a guest command's exit status
+# comes back, a guest that panics or hangs is reported within the timeout,
+# and "tree" refuses to clobber unexported edits.
+#
+# Needs a built tree (scripts/ff all).  Takes about 90 s under TCG.
+
+set -u
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+ff=$repo/scripts/ff
+work=${FF_WORK:-$repo/build}
+tmp=$(mktemp -d "$work/harness-test.XXXXXX")
+pass=0
+fail=0
+n=0
+
+cleanup()
+{
+	# undo what the tree tests did, whatever happened
+	git -C "$work/linux" checkout -q -- kernel/futex/core.c 2>/dev/null
+	if [ -n "${tree_head:-}" ]; then
+		git -C "$work/linux" reset -q --hard "$tree_head"
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+ok()
+{
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+		pass=$((pass + 1))
+	else
+		echo "not ok $n - $2"
+		fail=$((fail + 1))
+		[ -f "$tmp/out" ] && sed 's/^/#   /' "$tmp/out" | tail -n 15
+	fi
+}
+
+echo "TAP version 13"
+
+# 1. config: an option whose dependencies are unmet is named, and config fails
+cat > "$tmp/bad.config" <<'EOF'
+CONFIG_KASAN=y
+CONFIG_FUTEX_FAULT_NO_SUCH_OPTION=y
+EOF
+FF_OBJ=$tmp/obj FF_FRAGMENTS=$tmp/bad.config "$ff" config >"$tmp/out" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q "CONFIG_KASAN=y requested" "$tmp/out" &&
+	grep -q "CONFIG_FUTEX_FAULT_NO_SUCH_OPTION=y requested" "$tmp/out"
+ok $? "config fails and names each option that did not reach .config (rc=$rc)"
+rm -rf "$tmp/obj"
+
+# 2. run: the guest command's exit status comes back
+FF_RUN_DIR=$tmp/run-exit "$ff" run -- sh -c 'echo hello; exit 7' >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 7 ] && grep -q hello "$tmp/run-exit/out/stdout" &&
+	[ -s "$tmp/run-exit/console.log" ] && [ -s "$tmp/run-exit/qemu-command" ]
+ok $? "run returns the guest command's exit status 7 and keeps stdout, console, qemu command (rc=$rc)"
+
+FF_RUN_DIR=$tmp/run-ok "$ff" run -- true >"$tmp/out" 2>&1
+ok $? "run returns 0 for a command that succeeds"
+
+# 3. run: a guest panic is reported as a crash, with the console tail
+t0=$SECONDS
+FF_TIMEOUT=60 FF_RUN_DIR=$tmp/run-panic "$ff" run -- sh -c 'echo c > /proc/sysrq-trigger' >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 125 ] && grep -q "guest crashed" "$tmp/out" && grep -q "Kernel panic" "$tmp/out" &&
+	[ "$(cat "$tmp/run-panic/result")" = crash ] && [ $((SECONDS - t0)) -lt 60 ]
+ok $? "a guest panic is reported as a crash with the console tail in $((SECONDS - t0)) s (rc=$rc)"
+
+# 4. run: a guest that hangs is stopped at the timeout and reported
+t0=$SECONDS
+FF_TIMEOUT=15 FF_RUN_DIR=$tmp/run-hang "$ff" run -- sleep 600 >"$tmp/out" 2>&1
+rc=$?
+el=$((SECONDS - t0))
+[ $rc = 124 ] && grep -q "did not finish within 15s" "$tmp/out" &&
+	[ "$(cat "$tmp/run-hang/result")" = hang ] && [ $el -lt 30 ]
+ok $? "a hung guest is killed and reported at the 15 s timeout (took $el s, rc=$rc)"
+
+# 5. tree: uncommitted edits in the work tree are not clobbered
+tree_head=$(git -C "$work/linux" rev-parse HEAD)
+echo "/* unexported edit */" >> "$work/linux/kernel/futex/core.c"
+"$ff" tree >"$tmp/out" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q "uncommitted edits" "$tmp/out" &&
+	tail -n1 "$work/linux/kernel/futex/core.c" | grep -q "unexported edit"
+ok $? "tree refuses to touch a work tree with uncommitted edits, and keeps them (rc=$rc)"
+git -C "$work/linux" checkout -q -- kernel/futex/core.c
+
+# 6. tree: commits not exported to patches/ are not clobbered
+git -C "$work/linux" commit -q --allow-empty -m "futex: An unexported change"
+"$ff" tree >"$tmp/out" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q "commits not exported" "$tmp/out" &&
+	git -C "$work/linux" log -1 --format=%s | grep -q "unexported change"
+ok $? "tree refuses to drop commits not exported to patches/ (rc=$rc)"
+git -C "$work/linux" reset -q --hard "$tree_head"
+
+# 7. tree: with nothing to do it is fast and changes nothing
+t0=$SECONDS
+"$ff" tree >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q "up to date" "$tmp/out" &&
+	[ "$(git -C "$work/linux" rev-parse HEAD)" = "$tree_head" ]
+ok $? "tree is idempotent: up to date, HEAD unchanged, $((SECONDS - t0)) s"
+
+echo "1..$n"
+echo "harness: $pass passed, $fail failed"
+[ $fail = 0 ]
