@@ -52,7 +52,8 @@ struct futex_fault_stat {
 	unsigned int	line;
 };
 
-#define FUTEX_FAULT_DESC(_name, _file, _func, _err, _flags)		\
+static const struct futex_fault_desc futex_fault_desc[] = {
+#define FUTEX_FAULT_SITE(_name, _file, _func, _err, _flags)		\
 	[FUTEX_FAULT_##_name] = {					\
 		.name = #_name,						\
 		.file = "kernel/futex/" #_file ".c",			\
@@ -61,10 +62,10 @@ struct futex_fault_stat {
 		.err = -(_err),						\
 		.flags = (_flags),					\
 	},
-
-static const struct futex_fault_desc futex_fault_desc[] = {
-	FUTEX_FAULT_SITES(FUTEX_FAULT_DESC, FUTEX_FAULT_DESC)
+#include "fault_sites.h"
+#undef FUTEX_FAULT_SITE
 };
+
 static_assert(ARRAY_SIZE(futex_fault_desc) == FUTEX_FAULT_NR);
 
 DEFINE_STATIC_KEY_ARRAY_FALSE(futex_fault_keys, FUTEX_FAULT_NR);
@@ -155,7 +156,8 @@ int __futex_fault(enum futex_fault_site site, const void __user *uaddr,
 	if (retry)
 		atomic_inc(&stat->streak);
 	atomic_long_inc(&stat->injected);
-	trace_futex_fault_inject(site, desc->err, op, uaddr, _RET_IP_);
+	trace_futex_fault_inject(site, desc->name, desc->err, op, uaddr,
+				 _RET_IP_);
 
 	return desc->err;
 }

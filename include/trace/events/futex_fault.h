@@ -9,39 +9,12 @@
 #include <linux/tracepoint.h>
 
 /*
- * The site list lives in kernel/futex/fault.h, the only user of this event.
- * Export the enum values so that user space can decode the site field, and
- * print the site by name.
+ * An op of -1 (no futex() op) masks to FUTEX_CMD_MASK, which is no valid
+ * command: print it as "none".
  */
-#ifndef FUTEX_FAULT_SITES
-#error "include kernel/futex/fault.h before <trace/events/futex_fault.h>"
-#endif
-
-#define FUTEX_FAULT_TRACE_ENUM(name, file, func, err, flags)		\
-	TRACE_DEFINE_ENUM(FUTEX_FAULT_##name);
-FUTEX_FAULT_SITES(FUTEX_FAULT_TRACE_ENUM, FUTEX_FAULT_TRACE_ENUM)
-#undef FUTEX_FAULT_TRACE_ENUM
-
-#define FUTEX_FAULT_TRACE_SYMBOL(name, file, func, err, flags)		\
-	{ FUTEX_FAULT_##name, #name },
-#define FUTEX_FAULT_TRACE_SYMBOL_END(name, file, func, err, flags)	\
-	{ FUTEX_FAULT_##name, #name }
-
-#define show_futex_fault_site(site)					\
-	__print_symbolic(site,						\
-			 FUTEX_FAULT_SITES(FUTEX_FAULT_TRACE_SYMBOL,	\
-					   FUTEX_FAULT_TRACE_SYMBOL_END))
-
-#define show_futex_fault_errno(err)					\
-	__print_symbolic(-(err),					\
-			 { EFAULT, "EFAULT" },				\
-			 { EAGAIN, "EAGAIN" },				\
-			 { EDEADLK, "EDEADLK" },			\
-			 { ENOMEM, "ENOMEM" })
-
-#define show_futex_fault_op(op)						\
-	__print_symbolic((op) < 0 ? -1 : (op) & FUTEX_CMD_MASK,		\
-			 { -1, "none" },				\
+#define show_futex_fault_cmd(cmd)					\
+	__print_symbolic(cmd,						\
+			 { FUTEX_CMD_MASK, "none" },			\
 			 { FUTEX_WAIT, "WAIT" },			\
 			 { FUTEX_WAKE, "WAKE" },			\
 			 { FUTEX_FD, "FD" },				\
@@ -57,46 +30,48 @@ FUTEX_FAULT_SITES(FUTEX_FAULT_TRACE_ENUM, FUTEX_FAULT_TRACE_ENUM)
 			 { FUTEX_CMP_REQUEUE_PI, "CMP_REQUEUE_PI" },	\
 			 { FUTEX_LOCK_PI2, "LOCK_PI2" })
 
+#define show_futex_fault_errno(err)					\
+	__print_symbolic(err,						\
+			 { EFAULT, "EFAULT" },				\
+			 { EAGAIN, "EAGAIN" },				\
+			 { EDEADLK, "EDEADLK" },			\
+			 { ENOMEM, "ENOMEM" })
+
 /**
  * futex_fault_inject - a futex fault site failed on purpose
- * @site: the site, enum futex_fault_site
- * @err: the negative errno the site returned
- * @op: the futex() op argument, or -1 outside the futex() system call
- *      (futex_waitv(), the robust list walk at exit, compat tasks)
- * @uaddr: the user address the site was about to access
- * @caller: the code address of the site
+ * @site:	the site's number, enum futex_fault_site in kernel/futex/fault.h
+ * @name:	the site's name, as in /sys/kernel/debug/static_keys/futex_fault/
+ * @err:	the negative errno the site returned; the event records it
+ *		as a positive number, which tools decode reliably
+ * @op:		the futex() op argument, or -1 outside the futex() system call
+ *		(futex_waitv(), the robust list walk at exit, compat tasks)
+ * @uaddr:	the user address the site was about to access
+ * @caller:	the code address of the site
+ *
+ * This event occurs each time a futex fault site injects a failure.
  */
 TRACE_EVENT(futex_fault_inject,
-
-	TP_PROTO(unsigned int site, int err, int op, const void __user *uaddr,
-		 unsigned long caller),
-
-	TP_ARGS(site, err, op, uaddr, caller),
-
-	TP_STRUCT__entry(
-		__field(unsigned int,	site)
-		__field(int,		err)
-		__field(int,		op)
-		__field(unsigned long,	uaddr)
-		__field(unsigned long,	caller)
-	),
-
-	TP_fast_assign(
-		__entry->site	= site;
-		__entry->err	= err;
-		__entry->op	= op;
-		__entry->uaddr	= (unsigned long)uaddr;
-		__entry->caller	= caller;
-	),
-
-	TP_printk("site=%s err=%s op=%s%s uaddr=0x%lx caller=%pS",
-		  show_futex_fault_site(__entry->site),
-		  show_futex_fault_errno(__entry->err),
-		  show_futex_fault_op(__entry->op),
-		  __entry->op >= 0 && (__entry->op & FUTEX_PRIVATE_FLAG) ?
-		  "_PRIVATE" : "",
-		  __entry->uaddr, (void *)__entry->caller)
-);
+	    TP_PROTO(unsigned int site, const char *name, int err, int op,
+		     const void __user *uaddr, unsigned long caller),
+	    TP_ARGS(site, name, err, op, uaddr, caller),
+	    TP_STRUCT__entry(__field(unsigned int, site)
+			     __field(int, err)
+			     __field(int, op)
+			     __field(unsigned long, uaddr)
+			     __field(unsigned long, caller)
+			     __string(name, name)),
+	    TP_fast_assign(__entry->site = site;
+			   __entry->err = -err;
+			   __entry->op = op;
+			   __entry->uaddr = (unsigned long)uaddr;
+			   __entry->caller = caller;
+			   __assign_str(name, name);),
+	    TP_printk("site=%s err=%s op=%s%s uaddr=0x%lx caller=%pS",
+		      __get_str(name), show_futex_fault_errno(__entry->err),
+		      show_futex_fault_cmd(__entry->op & FUTEX_CMD_MASK),
+		      __entry->op >= 0 && (__entry->op & FUTEX_PRIVATE_FLAG) ?
+		      "_PRIVATE" : "",
+		      __entry->uaddr, (void *)__entry->caller));
 
 #endif /* _TRACE_FUTEX_FAULT_H */
 
