@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Coverage through gcc's own gcov: for each run, a scratch directory holds
+ * links to the build's .gcno and the run's .gcda, and "gcov -t -j -b"
+ * prints one JSON document per object.  The runs' gcov processes run in
+ * parallel.  The baseline's output defines the structure (lines, branch
+ * arcs, functions); every other run must have the same, since all come from
+ * the same .gcno.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ffr.h"
+#include "json.h"
+#include "util.h"
+
+struct job {
+	char	*dir;		/* scratch directory */
+	pid_t	pid;
+	int	status;
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* sorted names in dir ending with suffix, without it */
+static char **list_dir(const char *dir, const char *suffix, size_t *n)
+{
+	size_t cap = 0, sl = strlen(suffix);
+	char **names = NULL;
+	struct dirent *de;
+	DIR *d;
+
+	*n = 0;
+	d = opendir(dir);
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (l <= sl || strcmp(de->d_name + l - sl, suffix))
+			continue;
+		grow(&names, &cap, *n + 1, sizeof(*names));
+		names[(*n)++] = xstrndup(de->d_name, l - sl);
+	}
+	closedir(d);
+	qsort(names, *n, sizeof(*names), cmp_str);
+	if (!names)
+		names = xcalloc(1, sizeof(*names));
+	return names;
+}
+
+static void free_list(char **names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+static bool excluded(struct report *r, const char *rel)
+{
+	const char *base = strrchr(rel, '/');
+	size_t i;
+
+	base = base ? base + 1 : rel;
+	for (i = 0; i < r->nexclude; i++)
+		if (!strcmp(base, r->exclude[i]))
+			return true;
+	return false;
+}
+
+static int srcfile_find(struct report *r, const char *rel)
+{
+	size_t i;
+
+	for (i = 0; i < r->nfiles; i++)
+		if (!strcmp(r->files[i].rel, rel))
+			return i;
+	return -1;
+}
+
+int srcfile_index(struct report *r, const char *rel)
+{
+	struct srcfile *f;
+	const char *base;
+	int i = srcfile_find(r, rel);
+
+	if (i >= 0)
+		return i;
+	grow(&r->files, &r->capfiles, r->nfiles + 1, sizeof(*r->files));
+	f = &r->files[r->nfiles];
+	memset(f, 0, sizeof(*f));
+	f->rel = xstrdup(rel);
+	f->abs = xasprintf("%s/%s", r->srctree, rel);
+	base = strrchr(rel, '/');
+	f->page = xasprintf("files/%s.html", base ? base + 1 : rel);
+	f->cov = xcalloc(r->nruns, sizeof(*f->cov));
+	return r->nfiles++;
+}
+
+/* the source-relative path of a file gcov names, NULL if not ours */
+static const char *rel_path(struct report *r, const char *path, char *buf, size_t size)
+{
+	size_t sl = strlen(r->srctree), gl = strlen(r->gcov_dir);
+	const char *rel = NULL, *p;
+
+	if (!strncmp(path, r->srctree, sl) && path[sl] == '/')
+		rel = path + sl + 1;
+	else {
+		/* built elsewhere: anchor on "/<gcov_dir>/" */
+		for (p = strstr(path, r->gcov_dir); p; p = strstr(p + 1, r->gcov_dir))
+			if (p > path && p[-1] == '/' && p[gl] == '/')
+				rel = p;
+	}
+	if (!rel || strncmp(rel, r->gcov_dir, gl) || rel[gl] != '/' || strchr(rel + gl + 1, '/'))
+		return NULL;
+	snprintf(buf, size, "%s", rel);
+	if (excluded(r, buf))
+		return NULL;
+	return buf;
+}
+
+static int prepare(struct report *r, int run, char **objs, size_t nobj, struct job *job)
+{
+	struct run *rn = &r->runs[run];
+	char *gdir = xasprintf("%s/gcov", rn->dir);
+	bool ok = !strcmp(rn->status, "ok");
+	char **gcda;
+	size_t ngcda, i, k;
+	int ret = -1;
+
+	job->dir = xasprintf("%s/run-%d", r->tmpdir, run);
+	if (mkdir(job->dir, 0700)) {
+		ffr_error(job->dir, "%s", strerror(errno));
+		goto out_free;
+	}
+	gcda = list_dir(gdir, ".gcda", &ngcda);
+	if (!gcda) {
+		if (ok) {
+			ffr_error(gdir, "missing: a run with status ok must have its gcov data");
+			goto out_free;
+		}
+		gcda = xcalloc(1, sizeof(*gcda));
+		ngcda = 0;
+	}
+	rn->has_cov = ngcda > 0;
+	for (k = 0; k < ngcda; k++) {
+		for (i = 0; i < nobj && strcmp(objs[i], gcda[k]); i++)
+			;
+		if (i == nobj) {
+			ffr_error(gdir, "%s.gcda has no %s.gcno in %s: gcov data from another build?",
+				  gcda[k], gcda[k], r->gcno_dir);
+			goto out;
+		}
+	}
+	for (i = 0; i < nobj; i++) {
+		char *src, *dst;
+		bool have = false;
+
+		src = xasprintf("%s/%s.gcno", r->gcno_dir, objs[i]);
+		dst = xasprintf("%s/%s.gcno", job->dir, objs[i]);
+		if (symlink(src, dst))
+			ffr_error(dst, "%s", strerror(errno));
+		free(src);
+		free(dst);
+		for (k = 0; k < ngcda; k++)
+			have |= !strcmp(gcda[k], objs[i]);
+		if (!have) {
+			if (ok) {
+				ffr_error(gdir, "%s.gcda is missing (run status ok)", objs[i]);
+				goto out;
+			}
+			continue;
+		}
+		src = xasprintf("%s/%s.gcda", gdir, objs[i]);
+		dst = xasprintf("%s/%s.gcda", job->dir, objs[i]);
+		if (src[0] != '/') {
+			char *cwd = get_current_dir_name();
+			char *abs = xasprintf("%s/%s", cwd, src);
+
+			free(cwd);
+			free(src);
+			src = abs;
+		}
+		if (symlink(src, dst))
+			ffr_error(dst, "%s", strerror(errno));
+		free(src);
+		free(dst);
+	}
+	ret = 0;
+out:
+	free_list(gcda, ngcda);
+out_free:
+	free(gdir);
+	return ret;
+}
+
+static pid_t spawn(struct report *r, struct job *job, char **objs, size_t nobj)
+{
+	char **argv = xcalloc(nobj + 8, sizeof(*argv));
+	size_t i, n = 0;
+	pid_t pid;
+
+	argv[n++] = (char *)r->gcov;
+	argv[n++] = "-t";
+	argv[n++] = "-j";
+	argv[n++] = "-b";
+	argv[n++] = "-o";
+	argv[n++] = ".";
+	for (i = 0; i < nobj; i++)
+		argv[n++] = xasprintf("%s.c", objs[i]);
+	argv[n] = NULL;
+
+	pid = fork();
+	if (pid == 0) {
+		int out, err;
+
+		if (chdir(job->dir))
+			_exit(126);
+		out = open("gcov.json", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		err = open("gcov.err", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+			_exit(126);
+		execvp(argv[0], argv);
+		dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	for (i = 6; i < n; i++)
+		free(argv[i]);
+	free(argv);
+	return pid;
+}
+
+/*
+ * gcov's complaints: a stamp or version mismatch means the data is from
+ * another build or compiler.  "cannot open data file" is expected for the
+ * objects a crashed run has no data for.
+ */
+static int check_stderr(struct report *r, int run, struct job *job)
+{
+	char *path = xasprintf("%s/gcov.err", job->dir);
+	char *text = read_file(path, NULL), *line, *save = NULL;
+	int ret = 0;
+
+	free(path);
+	if (!text)
+		return 0;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *what;
+
+		if (strstr(line, "cannot open data file"))
+			continue;
+		/* the annotated pages check the sources against the line counts */
+		if (strstr(line, "cannot open source file") || strstr(line, "source file is newer") ||
+		    strstr(line, "message is displayed only once"))
+			continue;
+		/* gcov says "./core.gcda:stamp mismatch...": name the run's file */
+		if (!strncmp(line, "./", 2) && strchr(line, ':'))
+			what = xasprintf("%s/gcov/%.*s", r->runs[run].dir,
+					 (int)(strchr(line, ':') - line - 2), line + 2);
+		else
+			what = xasprintf("%s/gcov", r->runs[run].dir);
+		if (strstr(line, "stamp mismatch") || strstr(line, "version"))
+			ffr_error(what, "gcov data from another build or compiler (gcov: %s)", line);
+		else if (strstr(line, "cannot open notes file"))
+			ffr_error(r->gcno_dir, "missing .gcno (gcov: %s)", line);
+		else
+			ffr_error(what, "gcov: %s", line);
+		free(what);
+		ret = -1;
+	}
+	free(text);
+	if (!ret && WIFEXITED(job->status) && WEXITSTATUS(job->status) >= 126)
+		ret = ffr_error(r->gcov, "cannot run it");
+	else if (!ret && !(WIFEXITED(job->status) && WEXITSTATUS(job->status) == 0))
+		ret = ffr_error(r->runs[run].dir, "gcov failed (status %d)", job->status);
+	return ret;
+}
+
+/* per-file scratch state while reading one run */
+struct fill {
+	int	*arc;		/* [line] arcs filled so far */
+};
+
+static int define_structure(struct report *r, struct json *files, const char *path)
+{
+	char relbuf[4096];
+	unsigned int i, k;
+
+	for (i = 0; i < files->n; i++) {
+		struct json *fj = files->kids[i], *lines, *funcs;
+		const char *name = json_str(fj, "file"), *rel;
+		struct srcfile *f;
+		int fi;
+
+		if (!name)
+			return ffr_error(path, "gcov JSON: a file without a name");
+		rel = rel_path(r, name, relbuf, sizeof(relbuf));
+		if (!rel)
+			continue;
+		fi = srcfile_index(r, rel);	/* may move r->files */
+		f = &r->files[fi];
+		lines = json_get(fj, "lines");
+		funcs = json_get(fj, "functions");
+		for (k = 0; lines && k < lines->n; k++) {
+			int ln = json_num(lines->kids[k], "line_number", 0);
+			struct json *br = json_get(lines->kids[k], "branches");
+			size_t old = f->maxline + 1, cap;
+
+			if (ln <= 0)
+				continue;
+			if (ln > f->maxline) {
+				cap = old;
+				grow(&f->has, &cap, ln + 1, sizeof(*f->has));
+				cap = old;
+				grow(&f->nbr, &cap, ln + 1, sizeof(*f->nbr));
+				f->maxline = ln;
+			}
+			f->has[ln] = 1;
+			f->nbr[ln] += br ? br->n : 0;
+		}
+		for (k = 0; funcs && k < funcs->n; k++) {
+			const char *fn = json_str(funcs->kids[k], "name");
+			size_t j;
+
+			if (!fn)
+				continue;
+			for (j = 0; j < f->nfuncs && strcmp(f->funcs[j].name, fn); j++)
+				;
+			if (j < f->nfuncs)
+				continue;
+			grow(&f->funcs, &f->capfuncs, f->nfuncs + 1, sizeof(*f->funcs));
+			f->funcs[f->nfuncs].name = xstrdup(fn);
+			f->funcs[f->nfuncs].start = json_num(funcs->kids[k], "start_line", 0);
+			f->funcs[f->nfuncs].end = json_num(funcs->kids[k], "end_line", 0);
+			f->nfuncs++;
+		}
+	}
+	return 0;
+}
+
+static void alloc_cov(struct srcfile *f, struct covdata *cd)
+{
+	int ln;
+
+	cd->lines = xcalloc(f->maxline + 1, sizeof(*cd->lines));
+	cd->br = xcalloc(f->maxline + 1, sizeof(*cd->br));
+	for (ln = 1; ln <= f->maxline; ln++)
+		if (f->nbr[ln])
+			cd->br[ln] = xcalloc(f->nbr[ln], sizeof(**cd->br));
+	cd->fn = xcalloc(f->nfuncs + 1, sizeof(*cd->fn));
+}
+
+static int fill_counts(struct report *r, int run, struct json *files, struct fill *fills,
+		       const char *path)
+{
+	char relbuf[4096];
+	unsigned int i, k, a;
+
+	for (i = 0; i < files->n; i++) {
+		struct json *fj = files->kids[i], *lines, *funcs;
+		const char *rel = rel_path(r, json_str(fj, "file"), relbuf, sizeof(relbuf));
+		struct srcfile *f;
+		struct covdata *cd;
+		int fi;
+
+		if (!rel)
+			continue;
+		fi = srcfile_find(r, rel);
+		if (fi < 0)
+			return ffr_error(path, "%s: not in the baseline's coverage: data from another build?",
+					 rel);
+		f = &r->files[fi];
+		cd = &f->cov[run];
+		lines = json_get(fj, "lines");
+		funcs = json_get(fj, "functions");
+		for (k = 0; lines && k < lines->n; k++) {
+			struct json *lj = lines->kids[k], *br = json_get(lj, "branches");
+			int ln = json_num(lj, "line_number", 0);
+
+			if (ln <= 0)
+				continue;
+			if (ln > f->maxline || !f->has[ln])
+				return ffr_error(path, "%s:%d: line not in the baseline's coverage: data from another build?",
+						 rel, ln);
+			cd->lines[ln] += json_num(lj, "count", 0);
+			for (a = 0; br && a < br->n; a++) {
+				if (fills[fi].arc[ln] >= f->nbr[ln])
+					return ffr_error(path, "%s:%d: more branches than in the baseline: data from another build?",
+							 rel, ln);
+				cd->br[ln][fills[fi].arc[ln]++] = json_num(br->kids[a], "count", 0);
+			}
+		}
+		for (k = 0; funcs && k < funcs->n; k++) {
+			const char *fn = json_str(funcs->kids[k], "name");
+			size_t j;
+
+			for (j = 0; fn && j < f->nfuncs; j++)
+				if (!strcmp(f->funcs[j].name, fn))
+					cd->fn[j] += json_num(funcs->kids[k], "execution_count", 0);
+		}
+	}
+	return 0;
+}
+
+static int parse_run(struct report *r, int run, struct job *job)
+{
+	char *path = xasprintf("%s/gcov.json", job->dir);
+	char *text, *line, *next, err[256];
+	struct json_doc **docs = NULL;
+	size_t ndocs = 0, cap = 0, i;
+	struct fill *fills = NULL;
+	int ret = -1;
+
+	text = read_file(path, NULL);
+	if (!text) {
+		ffr_error(path, "%s", strerror(errno));
+		goto out;
+	}
+	for (line = text; *line; line = next) {
+		next = strchr(line, '\n');
+		next = next ? next + 1 : line + strlen(line);
+		if (next - line <= 1)
+			continue;
+		grow(&docs, &cap, ndocs + 1, sizeof(*docs));
+		docs[ndocs] = json_parse(line, next - line, err, sizeof(err));
+		if (!docs[ndocs]) {
+			ffr_error(r->runs[run].dir, "cannot parse gcov's JSON output: %s", err);
+			goto out;
+		}
+		if (!json_get(json_root(docs[ndocs]), "files")) {
+			json_free(docs[ndocs]);
+			ffr_error(r->runs[run].dir, "gcov's JSON output has no \"files\"");
+			goto out;
+		}
+		ndocs++;
+	}
+	if (!ndocs) {
+		ffr_error(r->runs[run].dir, "gcov printed nothing");
+		goto out;
+	}
+	if (run == 0) {
+		for (i = 0; i < ndocs; i++)
+			if (define_structure(r, json_get(json_root(docs[i]), "files"), path))
+				goto out;
+		for (i = 0; i < r->nfiles; i++) {
+			size_t k;
+
+			for (k = 0; k < r->nruns; k++)
+				alloc_cov(&r->files[i], &r->files[i].cov[k]);
+			alloc_cov(&r->files[i], &r->files[i].campaign);
+		}
+	}
+	fills = xcalloc(r->nfiles, sizeof(*fills));
+	for (i = 0; i < r->nfiles; i++)
+		fills[i].arc = xcalloc(r->files[i].maxline + 1, sizeof(int));
+	for (i = 0; i < ndocs; i++)
+		if (fill_counts(r, run, json_get(json_root(docs[i]), "files"), fills, path))
+			goto out;
+	for (i = 0; i < r->nfiles; i++) {
+		int ln;
+
+		for (ln = 1; ln <= r->files[i].maxline; ln++)
+			if (fills[i].arc[ln] != r->files[i].nbr[ln]) {
+				ffr_error(r->runs[run].dir, "%s:%d: branches differ from the baseline's: data from another build?",
+					  r->files[i].rel, ln);
+				goto out;
+			}
+	}
+	ret = 0;
+out:
+	if (fills)
+		for (i = 0; i < r->nfiles; i++)
+			free(fills[i].arc);
+	free(fills);
+	for (i = 0; i < ndocs; i++)
+		json_free(docs[i]);
+	free(docs);
+	free(text);
+	free(path);
+	return ret;
+}
+
+int cov_load(struct report *r)
+{
+	struct timespec t0, t1;
+	struct job *jobs;
+	size_t nobj, i, started = 0, done = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	char **objs;
+	int ret = -1, running = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	objs = list_dir(r->gcno_dir, ".gcno", &nobj);
+	if (!objs)
+		return ffr_error(r->gcno_dir, "cannot list the .gcno: %s", strerror(errno));
+	if (!nobj) {
+		free(objs);
+		return ffr_error(r->gcno_dir, "no .gcno here (kernel built without GCOV_PROFILE?)");
+	}
+	jobs = xcalloc(r->nruns, sizeof(*jobs));
+	for (i = 0; i < r->nruns; i++)
+		if (prepare(r, i, objs, nobj, &jobs[i]))
+			goto out;
+
+	/* up to ncpu gcov at a time */
+	while (done < r->nruns) {
+		while (started < r->nruns && running < (ncpu > 0 ? ncpu : 1)) {
+			jobs[started].pid = spawn(r, &jobs[started], objs, nobj);
+			if (jobs[started].pid < 0) {
+				ffr_error(r->gcov, "fork: %s", strerror(errno));
+				goto out;
+			}
+			started++;
+			running++;
+		}
+		int status;
+		pid_t pid = wait(&status);
+
+		if (pid < 0) {
+			ffr_error(r->gcov, "wait: %s", strerror(errno));
+			goto out;
+		}
+		for (i = 0; i < started; i++)
+			if (jobs[i].pid == pid) {
+				jobs[i].status = status;
+				jobs[i].pid = 0;
+				running--;
+				done++;
+			}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->gcov_seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+
+	for (i = 0; i < r->nruns; i++)
+		if (check_stderr(r, i, &jobs[i]))
+			goto out;
+	for (i = 0; i < r->nruns; i++)
+		if (parse_run(r, i, &jobs[i]))
+			goto out;
+	if (!r->nfiles) {
+		ffr_error(r->gcno_dir, "gcov reported no file under %s/%s", r->srctree, r->gcov_dir);
+		goto out;
+	}
+	ret = 0;
+out:
+	/* on error, reap what is still running */
+	for (i = 0; i < started; i++)
+		if (jobs[i].pid > 0)
+			waitpid(jobs[i].pid, NULL, 0);
+	for (i = 0; i < r->nruns; i++)
+		free(jobs[i].dir);
+	free(jobs);
+	free_list(objs, nobj);
+	return ret;
+}

@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Static HTML: index.html (summary, sites, files, runs) and one annotated
+ * page per source file.  No external resource: the pages open from disk.
+ * Every number a test checks carries data-k="<report.json key>".
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "errpath.h"
+#include "ffr.h"
+#include "util.h"
+
+#define MAX_LINE_SITES	64
+
+static const char css[] =
+"body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;background:#fff}\n"
+"h1{font-size:1.4em;margin:0 0 .2em}h2{font-size:1.15em;margin:1.4em 0 .4em}\n"
+".sub{color:#666;margin-bottom:1em}\n"
+".cards{display:flex;flex-wrap:wrap;gap:.8em}\n"
+".card{border:1px solid #ddd;border-radius:6px;padding:.6em .9em;min-width:12em}\n"
+".card b{display:block;font-size:1.3em}.card small{color:#666}\n"
+"table{border-collapse:collapse;margin:.3em 0}\n"
+"th,td{padding:.2em .6em;border-bottom:1px solid #eee;text-align:left;vertical-align:top}\n"
+"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+"table.sortable th{cursor:pointer;user-select:none;background:#f6f6f6}\n"
+"table.sortable th:after{content:' \\2195';color:#aaa}\n"
+"a{color:#0645ad;text-decoration:none}a:hover{text-decoration:underline}\n"
+".bad{color:#b00}.ok{color:#070}\n"
+"table.src{font:12px/1.35 ui-monospace,monospace;width:100%}\n"
+"table.src td{border:0;padding:0 .5em;white-space:pre}\n"
+"table.src td.code{width:100%}\n"
+"tr.base td.code{background:#eaf6ea}\n"
+"tr.inj td.code{background:#fff1b8}\n"
+"tr.errmiss td.code{background:#fbd5d5}\n"
+"tr.miss td.code{background:#f3f3f3}\n"
+"tr.ep td.ln{border-left:4px solid #c0392b}\n"
+"tr:target td{outline:2px solid #4a90d9}\n"
+"td.ln a{color:#888}td.sites a{margin-right:.4em}\n"
+".flag{background:#333;color:#fff;border-radius:3px;padding:0 .3em;margin-right:.3em}\n"
+".legend span{display:inline-block;padding:0 .5em;margin-right:.5em;border-radius:3px}\n";
+
+static const char sort_js[] =
+"<script>\n"
+"document.querySelectorAll('table.sortable').forEach(function (t) {\n"
+"  t.querySelectorAll('th').forEach(function (th, i) {\n"
+"    th.addEventListener('click', function () {\n"
+"      var b = t.tBodies[0], rows = Array.from(b.rows), dir = th.dataset.dir === 'a' ? -1 : 1;\n"
+"      th.dataset.dir = dir > 0 ? 'a' : 'd';\n"
+"      function key(r) { var c = r.cells[i], v = c.dataset.v !== undefined ? c.dataset.v : c.textContent;\n"
+"        var n = parseFloat(v); return isNaN(n) ? v.toLowerCase() : n; }\n"
+"      rows.sort(function (x, y) { var a = key(x), c = key(y); return (a < c ? -1 : a > c ? 1 : 0) * dir; });\n"
+"      rows.forEach(function (r) { b.appendChild(r); });\n"
+"    });\n"
+"  });\n"
+"});\n"
+"</script>\n";
+
+static void head(FILE *f, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>", f);
+	html_escape(f, title);
+	fprintf(f, "</title>\n<style>\n%s</style></head><body>\n", css);
+}
+
+static double pct(size_t a, size_t b)
+{
+	return b ? 100.0 * a / b : 0.0;
+}
+
+/* a number a test can find */
+static void num(FILE *f, const char *key, unsigned long long v)
+{
+	fprintf(f, "<span data-k=\"%s\">%llu</span>", key, v);
+}
+
+static void card3(FILE *f, const char *title, const char *key, size_t total, size_t base,
+		  size_t camp)
+{
+	char k[128];
+
+	fprintf(f, "<div class=\"card\"><small>%s</small><b>%.1f%% &rarr; %.1f%%</b>", title,
+		pct(base, total), pct(camp, total));
+	fputs("baseline ", f);
+	snprintf(k, sizeof(k), "%s.baseline", key);
+	num(f, k, base);
+	fputs(", campaign ", f);
+	snprintf(k, sizeof(k), "%s.campaign", key);
+	num(f, k, camp);
+	fputs(" of ", f);
+	snprintf(k, sizeof(k), "%s.total", key);
+	num(f, k, total);
+	fputs("</div>\n", f);
+}
+
+static void site_row(struct report *r, FILE *f, struct site *s)
+{
+	struct srcfile *sf = s->file_idx >= 0 ? &r->files[s->file_idx] : NULL;
+	const char *base = strrchr(s->file, '/');
+	int k;
+
+	fputs("<tr id=\"site-", f);
+	html_escape(f, s->name);
+	fputs("\" data-site=\"", f);
+	html_escape(f, s->name);
+	fputs("\"><td>", f);
+	html_escape(f, s->name);
+	fputs("</td><td>", f);
+	if (sf) {
+		fprintf(f, "<a href=\"%s#L%d\">", sf->page, s->line);
+		html_escape(f, base ? base + 1 : s->file);
+		fprintf(f, ":%d</a>", s->line);
+	} else {
+		html_escape(f, s->file);
+		fprintf(f, ":%d", s->line);
+	}
+	if (s->line_guessed)
+		fputs("<sup title=\"line found in the source, the table said 0\">*</sup>", f);
+	fputs("</td><td>", f);
+	html_escape(f, s->function);
+	fputs("</td><td>", f);
+	html_escape(f, s->errname);
+	fprintf(f, "</td><td class=\"n\" data-v=\"%llu\" data-k=\"fired\">%llu</td>", s->fired,
+		s->fired);
+	for (k = 0; k < OC_NR; k++)
+		fprintf(f, "<td class=\"n\" data-v=\"%llu\" data-k=\"outcomes.%s\">%llu</td>", s->oc[k],
+			oc_names[k], s->oc[k]);
+	fprintf(f, "<td class=\"n\" data-v=\"%zu\" data-k=\"recovery.lines_total\">%zu</td>",
+		s->nrec, s->nrec);
+	fprintf(f, "<td class=\"n\" data-v=\"%zu\" data-k=\"recovery.error_lines\">%zu</td>",
+		s->rec_error, s->rec_error);
+	fputs("<td>", f);
+	if (s->nerrors) {
+		size_t i;
+
+		for (i = 0; i < s->nerrors; i++)
+			fprintf(f, "%s%s&times;%llu", i ? ", " : "", errno_name(s->errors[i].key),
+				s->errors[i].count);
+	}
+	fputs("</td><td>", f);
+	if (s->run > 0) {
+		const char *st = r->runs[s->run].status;
+
+		fprintf(f, "<span class=\"%s\">", strcmp(st, "ok") ? "bad" : "ok");
+		html_escape(f, st);
+		fputs("</span>", f);
+	} else {
+		fputs("not run", f);
+	}
+	fputs("</td></tr>\n", f);
+}
+
+static int write_index(struct report *r, const char *path)
+{
+	unsigned long long oc[OC_NR];
+	struct totals t;
+	size_t i, k;
+	FILE *f;
+	int o;
+
+	f = fopen(path, "w");
+	if (!f)
+		return ffr_error(path, "%s", strerror(errno));
+	all_totals(r, &t);
+	outcome_totals(r, oc);
+	head(f, "futex-fault report");
+	fputs("<h1>futex-fault report</h1>\n<div class=\"sub\">kernel ", f);
+	html_escape(f, r->kversion);
+	fputs(" &middot; results <code>", f);
+	html_escape(f, r->results);
+	fprintf(f, "</code> &middot; %zu runs &middot; %llu trace records</div>\n", r->nruns,
+		r->events);
+
+	fputs("<div class=\"cards\">\n<div class=\"card\"><small>sites fired</small><b>", f);
+	num(f, "sites_fired", sites_fired(r));
+	fputs(" / ", f);
+	num(f, "sites_total", r->nsites);
+	fputs("</b>injected faults: ", f);
+	num(f, "injected", oc[0] + oc[1] + oc[2] + oc[3] + oc[4]);
+	fputs("</div>\n", f);
+	card3(f, "error-path lines", "error_paths.lines", t.ep_lines, t.ep_base, t.ep_camp);
+	card3(f, "error-path branches", "error_paths.branches", t.ep_branches, t.ep_br_base,
+	      t.ep_br_camp);
+	card3(f, "lines", "coverage.lines", t.lines, t.lines_base, t.lines_camp);
+	card3(f, "branches", "coverage.branches", t.branches, t.br_base, t.br_camp);
+	fputs("<div class=\"card\"><small>error-path lines never run</small><b>", f);
+	num(f, "error_paths.lines_never", t.ep_lines - t.ep_camp);
+	fputs("</b>only under injection: ", f);
+	num(f, "error_paths.lines_injection_only", t.ep_camp - t.ep_base);
+	fputs("</div>\n<div class=\"card\"><small>outcomes of injected faults</small>", f);
+	for (o = 0; o < OC_NR; o++) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "outcomes.%s", oc_names[o]);
+		fprintf(f, "%s%s ", o ? ", " : "", oc_names[o]);
+		num(f, key, oc[o]);
+	}
+	fputs("</div>\n</div>\n", f);
+
+	fputs("<h2>Sites</h2>\n<p>Click a heading to sort. <i>recovered</i>: the system call then succeeded; <i>error</i>: it returned an error to user space; <i>exit</i>: raised in exit or outside a system call (robust-list walk); <i>noreturn</i>: the call never returned; <i>rec. lines</i>: lines that ran in the site's run and not in the baseline.</p>\n",
+	      f);
+	fputs("<table class=\"sortable\" id=\"sites\"><thead><tr><th>site</th><th>location</th><th>function</th><th>errno</th><th class=\"n\">fired</th>",
+	      f);
+	for (o = 0; o < OC_NR; o++)
+		fprintf(f, "<th class=\"n\">%s</th>", oc_names[o]);
+	fputs("<th class=\"n\">rec. lines</th><th class=\"n\">of which error path</th><th>errors returned</th><th>run</th></tr></thead><tbody>\n",
+	      f);
+	for (i = 0; i < r->nsites; i++)
+		site_row(r, f, &r->sites[i]);
+	fputs("</tbody></table>\n", f);
+
+	fputs("<h2>Files</h2>\n<table class=\"sortable\" id=\"files\"><thead><tr><th>file</th><th class=\"n\">lines</th><th class=\"n\">baseline</th><th class=\"n\">campaign</th><th class=\"n\">error-path lines</th><th class=\"n\">baseline</th><th class=\"n\">campaign</th><th class=\"n\">never</th></tr></thead><tbody>\n",
+	      f);
+	for (i = 0; i < r->nfiles; i++) {
+		struct totals ft = { 0 };
+
+		file_totals(r, &r->files[i], &ft);
+		fprintf(f, "<tr data-file=\"%s\"><td><a href=\"%s\">", r->files[i].rel, r->files[i].page);
+		html_escape(f, r->files[i].rel);
+		fprintf(f, "</a></td><td class=\"n\" data-k=\"lines.total\">%zu</td><td class=\"n\" data-k=\"lines.baseline\">%zu</td><td class=\"n\" data-k=\"lines.campaign\">%zu</td>",
+			ft.lines, ft.lines_base, ft.lines_camp);
+		fprintf(f, "<td class=\"n\" data-k=\"error_lines.total\">%zu</td><td class=\"n\" data-k=\"error_lines.baseline\">%zu</td><td class=\"n\" data-k=\"error_lines.campaign\">%zu</td><td class=\"n\">%zu</td></tr>\n",
+			ft.ep_lines, ft.ep_base, ft.ep_camp, ft.ep_lines - ft.ep_camp);
+	}
+	fputs("</tbody></table>\n", f);
+
+	fputs("<h2>Runs</h2>\n<table class=\"sortable\" id=\"runs\"><thead><tr><th>run</th><th>status</th><th>sites enabled</th><th class=\"n\">records</th><th class=\"n\">injected</th><th class=\"n\">lost events</th><th>workloads (exit status)</th></tr></thead><tbody>\n",
+	      f);
+	for (i = 0; i < r->nruns; i++) {
+		struct run *rn = &r->runs[i];
+
+		fputs("<tr><td>", f);
+		html_escape(f, rn->name);
+		fprintf(f, "</td><td class=\"%s\">", strcmp(rn->status, "ok") ? "bad" : "ok");
+		html_escape(f, rn->status);
+		fputs("</td><td>", f);
+		for (k = 0; k < rn->nenabled; k++) {
+			fputs(k ? ", " : "", f);
+			fputs("<a href=\"#site-", f);
+			html_escape(f, rn->enabled[k]);
+			fputs("\">", f);
+			html_escape(f, rn->enabled[k]);
+			fputs("</a>", f);
+		}
+		fprintf(f, "</td><td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"n%s\">%llu</td><td>",
+			rn->records, rn->injects, rn->lost ? " bad" : "", rn->lost);
+		for (k = 0; k < rn->nwl; k++) {
+			fputs(k ? ", " : "", f);
+			html_escape(f, rn->wl[k].name);
+			if (rn->wl[k].has_status)
+				fprintf(f, " (%d)", rn->wl[k].exit_status);
+			else
+				fputs(" (-)", f);
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+	fprintf(f, "<p class=\"sub\">Generated by futex-fault-report %s. Error paths are defined in the reporter's README (\"Error paths\"). Machine-readable: <a href=\"report.json\">report.json</a>, lcov: <a href=\"campaign.info\">campaign.info</a>, <a href=\"baseline.info\">baseline.info</a>.</p>\n",
+		FFR_VERSION);
+	fputs(sort_js, f);
+	fputs("</body></html>\n", f);
+	if (ferror(f) | fclose(f))
+		return ffr_error(path, "write error");
+	return 0;
+}
+
+static const char *line_class(struct srcfile *f, int ln, bool *ep)
+{
+	*ep = f->ep && ln <= f->nlines && (f->ep[ln] & EP_ERROR) && !(f->ep[ln] & EP_TEST);
+	if (ln > f->maxline || !f->has[ln])
+		return "nocode";
+	if (f->cov[0].lines[ln])
+		return "base";
+	if (f->campaign.lines[ln])
+		return "inj";
+	return *ep ? "errmiss" : "miss";
+}
+
+static int write_file_page(struct report *r, int fi, const char *path)
+{
+	struct srcfile *sf = &r->files[fi];
+	struct site *hit[MAX_LINE_SITES];
+	struct totals t = { 0 };
+	int ln, nl;
+	size_t i, n;
+	FILE *f;
+
+	f = fopen(path, "w");
+	if (!f)
+		return ffr_error(path, "%s", strerror(errno));
+	file_totals(r, sf, &t);
+	head(f, sf->rel);
+	fputs("<p><a href=\"../index.html\">&larr; summary</a></p>\n<h1>", f);
+	html_escape(f, sf->rel);
+	fputs("</h1>\n<div class=\"cards\">\n", f);
+	card3(f, "lines", "lines", t.lines, t.lines_base, t.lines_camp);
+	card3(f, "error-path lines", "error_lines", t.ep_lines, t.ep_base, t.ep_camp);
+	card3(f, "branches", "branches", t.branches, t.br_base, t.br_camp);
+	card3(f, "error-path branches", "error_branches", t.ep_branches, t.ep_br_base,
+	      t.ep_br_camp);
+	fputs("</div>\n<p class=\"legend\"><span style=\"background:#eaf6ea\">ran in the baseline</span><span style=\"background:#fff1b8\">ran only under injection</span><span style=\"background:#fbd5d5\">error path, never ran</span><span style=\"background:#f3f3f3\">never ran</span><span style=\"border-left:4px solid #c0392b\">error-path line</span>columns: line, baseline count, campaign count, source, sites that reached the line</p>\n",
+	      f);
+
+	fputs("<table class=\"src\"><tbody>\n", f);
+	nl = sf->nlines > sf->maxline ? sf->nlines : sf->maxline;
+	for (ln = 1; ln <= nl; ln++) {
+		bool ep;
+		const char *cls = line_class(sf, ln, &ep);
+		bool code = strcmp(cls, "nocode");
+
+		fprintf(f, "<tr id=\"L%d\" class=\"%s%s\"><td class=\"ln\"><a href=\"#L%d\">%d</a></td>",
+			ln, cls, ep ? " ep" : "", ln, ln);
+		if (code)
+			fprintf(f, "<td class=\"n\">%llu</td><td class=\"n\">%llu</td>",
+				sf->cov[0].lines[ln], sf->campaign.lines[ln]);
+		else
+			fputs("<td></td><td></td>", f);
+		fputs("<td class=\"code\">", f);
+		for (i = 0; i < r->nsites; i++) {
+			struct site *s = &r->sites[i];
+
+			if (s->file_idx == fi && s->line == ln) {
+				fputs("<a class=\"flag\" href=\"../index.html#site-", f);
+				html_escape(f, s->name);
+				fputs("\" title=\"injection site\">&#9873; ", f);
+				html_escape(f, s->name);
+				fputs("</a>", f);
+			}
+		}
+		if (ln <= sf->nlines)
+			html_escape(f, sf->line_text[ln]);
+		fputs("</td><td class=\"sites\">", f);
+		n = code ? line_sites(r, fi, ln, hit, MAX_LINE_SITES) : 0;
+		for (i = 0; i < n; i++) {
+			fputs("<a href=\"../index.html#site-", f);
+			html_escape(f, hit[i]->name);
+			fputs("\">", f);
+			html_escape(f, hit[i]->name);
+			fputs("</a>", f);
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table>\n</body></html>\n", f);
+	if (ferror(f) | fclose(f))
+		return ffr_error(path, "write error");
+	return 0;
+}
+
+int write_html(struct report *r, const char *dir)
+{
+	char *path = xasprintf("%s/files", dir);
+	size_t i;
+	int ret;
+
+	if (mkdir(path, 0755) && errno != EEXIST) {
+		ret = ffr_error(path, "%s", strerror(errno));
+		free(path);
+		return ret;
+	}
+	free(path);
+	for (i = 0; i < r->nfiles; i++) {
+		path = xasprintf("%s/%s", dir, r->files[i].page);
+		ret = write_file_page(r, i, path);
+		free(path);
+		if (ret)
+			return ret;
+	}
+	path = xasprintf("%s/index.html", dir);
+	ret = write_index(r, path);
+	free(path);
+	return ret;
+}

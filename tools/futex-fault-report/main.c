@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * futex-fault-report - which futex error paths did fault injection
+ * exercise, because of which site, with what result.
+ *
+ * Reads a campaign results directory (docs/results-layout.md), writes
+ * index.html, a page per source file, report.json and lcov tracefiles into a scratch
+ * directory beside the output, and renames it into place only when all of
+ * it was written: an error leaves no report that looks complete.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ffr.h"
+#include "json.h"
+#include "util.h"
+
+int ffr_error(const char *file, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "futex-fault-report: error: %s: ", file);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+void ffr_warn(const char *file, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "futex-fault-report: warning: %s: ", file);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: futex-fault-report [options] RESULTS\n"
+	      "       futex-fault-report --parse TRACE.dat...\n"
+	      "\n"
+	      "Report which futex error paths a fault-injection campaign exercised.\n"
+	      "RESULTS is a campaign results directory (docs/results-layout.md).\n"
+	      "\n"
+	      "  -o, --output DIR     where to write the report (default RESULTS/report);\n"
+	      "                       replaced as a whole, only once complete\n"
+	      "      --objtree DIR    kernel build directory (default: campaign.json)\n"
+	      "      --srctree DIR    kernel source tree (default: campaign.json)\n"
+	      "      --gcov PROG      gcov program (default: gcov, or $GCOV)\n"
+	      "      --exclude FILE   leave FILE (a name in kernel/futex) out of the coverage;\n"
+	      "                       default: fault.c, the injection code itself;\n"
+	      "                       --exclude '' keeps every file\n"
+	      "  -q, --quiet          no summary on stdout\n"
+	      "      --parse          only parse the traces given, print record counts and rate\n"
+	      "  -h, --help           this text\n", f);
+}
+
+/* ------------------------------------------------------------ loading */
+
+static struct json_doc *load_json(const char *path, bool required)
+{
+	char err[256], *text;
+	struct json_doc *doc;
+	size_t len;
+
+	text = read_file(path, &len);
+	if (!text) {
+		if (required || errno != ENOENT)
+			ffr_error(path, "%s", strerror(errno));
+		return NULL;
+	}
+	doc = json_parse(text, len, err, sizeof(err));
+	free(text);
+	if (!doc) {
+		ffr_error(path, "not valid JSON: %s", err);
+		return NULL;
+	}
+	if (json_root(doc)->type != JSON_OBJECT) {
+		json_free(doc);
+		ffr_error(path, "expected a JSON object");
+		return NULL;
+	}
+	return doc;
+}
+
+static int check_layout(const char *path, struct json *root)
+{
+	double v = json_num(root, "layout_version", -1);
+
+	if (v < 0)
+		return ffr_error(path, "no \"layout_version\"");
+	if (v != FFR_LAYOUT_VERSION)
+		return ffr_error(path, "layout_version %g, this reporter reads version %d", v,
+				 FFR_LAYOUT_VERSION);
+	return 0;
+}
+
+static bool valid_run_name(const char *s)
+{
+	const char *p;
+
+	if (!*s || *s == '.' || *s == '-' || *s == '+')
+		return false;
+	for (p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+		      *p == '.' || *p == '+' || *p == '-'))
+			return false;
+	return true;
+}
+
+static struct run *add_run(struct report *r, const char *name)
+{
+	struct run *rn;
+
+	grow(&r->runs, &r->capruns, r->nruns + 1, sizeof(*r->runs));
+	rn = &r->runs[r->nruns++];
+	memset(rn, 0, sizeof(*rn));
+	rn->name = xstrdup(name);
+	rn->dir = xasprintf("%s/runs/%s", r->results, name);
+	return rn;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* runs/ in campaign.json order, else baseline first then by name */
+static int list_runs(struct report *r, struct json *campaign)
+{
+	struct json *runs = json_get(campaign, "runs");
+	char *dir = xasprintf("%s/runs", r->results);
+	char **names = NULL;
+	size_t n = 0, cap = 0, i;
+	struct dirent *de;
+	bool baseline = false;
+	DIR *d;
+
+	if (runs && runs->type == JSON_ARRAY) {
+		for (i = 0; i < runs->n; i++) {
+			if (runs->kids[i]->type != JSON_STRING)
+				continue;
+			grow(&names, &cap, n + 1, sizeof(*names));
+			names[n++] = xstrdup(runs->kids[i]->str);
+		}
+	} else {
+		d = opendir(dir);
+		if (!d) {
+			ffr_error(dir, "%s", strerror(errno));
+			free(dir);
+			return -1;
+		}
+		while ((de = readdir(d))) {
+			if (de->d_name[0] == '.')
+				continue;
+			grow(&names, &cap, n + 1, sizeof(*names));
+			names[n++] = xstrdup(de->d_name);
+		}
+		closedir(d);
+		qsort(names, n, sizeof(*names), cmp_name);
+	}
+	for (i = 0; i < n; i++)
+		baseline |= !strcmp(names[i], "baseline");
+	if (!baseline) {
+		ffr_error(dir, "no baseline run (runs/baseline/)");
+		goto err;
+	}
+	add_run(r, "baseline");
+	for (i = 0; i < n; i++) {
+		if (!strcmp(names[i], "baseline"))
+			continue;
+		if (!valid_run_name(names[i])) {
+			ffr_error(dir, "'%s' is not a valid run name", names[i]);
+			goto err;
+		}
+		add_run(r, names[i]);
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(dir);
+	return 0;
+err:
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(dir);
+	return -1;
+}
+
+static int load_run_json(struct report *r, struct run *rn)
+{
+	char *path = xasprintf("%s/run.json", rn->dir);
+	struct json *root, *sites, *wl;
+	struct json_doc *doc;
+	const char *status, *name;
+	struct stat st;
+	size_t i;
+	int ret = -1;
+
+	if (stat(rn->dir, &st) || !S_ISDIR(st.st_mode)) {
+		ffr_error(rn->dir, "missing run directory");
+		goto out_path;
+	}
+	doc = load_json(path, true);
+	if (!doc)
+		goto out_path;
+	root = json_root(doc);
+	if (check_layout(path, root))
+		goto out;
+	name = json_str(root, "run");
+	if (!name || strcmp(name, rn->name)) {
+		ffr_error(path, "\"run\" is '%s', the directory is '%s'", name ? name : "(none)",
+			  rn->name);
+		goto out;
+	}
+	status = json_str(root, "status");
+	if (!status || (strcmp(status, "ok") && strcmp(status, "crash") && strcmp(status, "hang"))) {
+		ffr_error(path, "\"status\" must be ok, crash or hang");
+		goto out;
+	}
+	rn->status = xstrdup(status);
+	sites = json_get(root, "sites_enabled");
+	if (!sites || sites->type != JSON_ARRAY) {
+		ffr_error(path, "no \"sites_enabled\" array");
+		goto out;
+	}
+	rn->enabled = xcalloc(sites->n, sizeof(*rn->enabled));
+	for (i = 0; i < sites->n; i++) {
+		if (sites->kids[i]->type != JSON_STRING) {
+			ffr_error(path, "\"sites_enabled\" holds a non-string");
+			goto out;
+		}
+		rn->enabled[rn->nenabled++] = xstrdup(sites->kids[i]->str);
+	}
+	if (rn == r->runs && rn->nenabled) {
+		ffr_error(path, "the baseline must enable no site");
+		goto out;
+	}
+	wl = json_get(root, "workloads");
+	if (wl && wl->type == JSON_ARRAY) {
+		rn->wl = xcalloc(wl->n, sizeof(*rn->wl));
+		for (i = 0; i < wl->n; i++) {
+			struct json *w = wl->kids[i], *es = json_get(w, "exit_status");
+			const char *wn = json_str(w, "name");
+
+			rn->wl[i].name = xstrdup(wn ? wn : "?");
+			rn->wl[i].has_status = es && es->type == JSON_NUMBER;
+			rn->wl[i].exit_status = rn->wl[i].has_status ? (int)es->num : 0;
+		}
+		rn->nwl = wl->n;
+	}
+	ret = 0;
+out:
+	json_free(doc);
+out_path:
+	free(path);
+	return ret;
+}
+
+static int load_campaign(struct report *r)
+{
+	char *path = xasprintf("%s/campaign.json", r->results);
+	struct json_doc *doc;
+	struct json *root, *kernel;
+	const char *s;
+	struct stat st;
+	int ret = -1;
+
+	if (stat(r->results, &st) || !S_ISDIR(st.st_mode)) {
+		ffr_error(r->results, "not a results directory");
+		goto out_path;
+	}
+	doc = load_json(path, true);
+	if (!doc)
+		goto out_path;
+	root = json_root(doc);
+	if (check_layout(path, root))
+		goto out;
+	kernel = json_get(root, "kernel");
+	if (!r->objtree) {
+		s = json_str(kernel, "objtree");
+		if (!s) {
+			ffr_error(path, "no \"kernel\".\"objtree\" (or give --objtree)");
+			goto out;
+		}
+		r->objtree = xstrdup(s);
+	}
+	if (!r->srctree) {
+		s = json_str(kernel, "srctree");
+		if (!s) {
+			ffr_error(path, "no \"kernel\".\"srctree\" (or give --srctree)");
+			goto out;
+		}
+		r->srctree = xstrdup(s);
+	}
+	s = json_str(kernel, "gcov_dir");
+	r->gcov_dir = xstrdup(s ? s : "kernel/futex");
+	s = json_str(kernel, "version");
+	r->kversion = xstrdup(s ? s : "unknown");
+	if (list_runs(r, root))
+		goto out;
+	ret = 0;
+out:
+	json_free(doc);
+out_path:
+	free(path);
+	return ret;
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* trace.dat, or trace*.dat, of a run */
+static int read_traces(struct report *r, int run)
+{
+	struct run *rn = &r->runs[run];
+	char **names = NULL;
+	size_t n = 0, cap = 0, i;
+	struct dirent *de;
+	bool ok = !strcmp(rn->status, "ok");
+	int ret = 0;
+	DIR *d;
+
+	d = opendir(rn->dir);
+	if (!d)
+		return ffr_error(rn->dir, "%s", strerror(errno));
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (strncmp(de->d_name, "trace", 5) || l < 9 || strcmp(de->d_name + l - 4, ".dat"))
+			continue;
+		grow(&names, &cap, n + 1, sizeof(*names));
+		names[n++] = xasprintf("%s/%s", rn->dir, de->d_name);
+	}
+	closedir(d);
+	if (!n && ok) {
+		char *p = xasprintf("%s/trace.dat", rn->dir);
+
+		ret = ffr_error(p, "missing (run status ok)");
+		free(p);
+	}
+	qsort(names, n, sizeof(*names), cmp_path);
+	for (i = 0; i < n && !ret; i++) {
+		ret = trace_read(r, run, names[i]);
+		rn->ntraces++;
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	if (!ret && run == 0 && rn->injects)
+		ffr_warn(rn->dir, "the baseline has %llu injected faults: a site was enabled?",
+			 rn->injects);
+	if (!ret && rn->lost)
+		ffr_warn(rn->dir, "%llu events lost: outcomes around them are 'unknown' (record with a bigger -b)",
+			 rn->lost);
+	return ret;
+}
+
+static int load(struct report *r)
+{
+	char *p;
+	size_t i, k;
+	struct stat st;
+
+	if (load_campaign(r))
+		return -1;
+	for (i = 0; i < r->nruns; i++)
+		if (load_run_json(r, &r->runs[i]))
+			return -1;
+
+	/* the baseline's table lists the kernel's sites */
+	p = xasprintf("%s/sites.txt", r->runs[0].dir);
+	if (sites_load(r, p)) {
+		free(p);
+		return -1;
+	}
+	free(p);
+	for (i = 1; i < r->nruns; i++) {
+		struct run *rn = &r->runs[i];
+
+		for (k = 0; k < rn->nenabled; k++) {
+			if (!site_find(r, rn->enabled[k])) {
+				p = xasprintf("%s/run.json", rn->dir);
+				ffr_error(p, "enables site '%s', which is not in the baseline's sites.txt",
+					  rn->enabled[k]);
+				free(p);
+				return -1;
+			}
+		}
+		p = xasprintf("%s/sites.txt", rn->dir);
+		if (stat(p, &st) == 0) {
+			if (sites_load(r, p)) {
+				free(p);
+				return -1;
+			}
+		} else if (!strcmp(rn->status, "ok")) {
+			ffr_error(p, "missing (run status ok)");
+			free(p);
+			return -1;
+		}
+		free(p);
+	}
+
+	/* .gcno: the results' own copy, else the build's */
+	p = xasprintf("%s/gcno", r->results);
+	if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+		r->gcno_dir = p;
+	} else {
+		free(p);
+		r->gcno_dir = xasprintf("%s/%s", r->objtree, r->gcov_dir);
+	}
+	if (r->gcno_dir[0] != '/') {
+		char *cwd = get_current_dir_name();
+
+		p = xasprintf("%s/%s", cwd, r->gcno_dir);
+		free(cwd);
+		free(r->gcno_dir);
+		r->gcno_dir = p;
+	}
+
+	for (i = 0; i < r->nruns; i++)
+		if (read_traces(r, i))
+			return -1;
+	return 0;
+}
+
+/* ------------------------------------------------------------ output */
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void rm_rf(const char *path)
+{
+	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* write everything into <out>.tmp-PID, then swap it in */
+static int write_report(struct report *r)
+{
+	char *tmp = xasprintf("%s.tmp-%d", r->outdir, getpid());
+	char *old = xasprintf("%s.old-%d", r->outdir, getpid());
+	char *p;
+	struct stat st;
+	int ret = -1;
+
+	if (mkdir(tmp, 0755)) {
+		ffr_error(tmp, "%s", strerror(errno));
+		goto out;
+	}
+	p = xasprintf("%s/report.json", tmp);
+	ret = write_json(r, p);
+	free(p);
+	if (!ret)
+		ret = write_html(r, tmp);
+	if (!ret) {
+		p = xasprintf("%s/campaign.info", tmp);
+		ret = write_lcov(r, p, -1);
+		free(p);
+	}
+	if (!ret) {
+		p = xasprintf("%s/baseline.info", tmp);
+		ret = write_lcov(r, p, 0);
+		free(p);
+	}
+	if (ret) {
+		rm_rf(tmp);
+		goto out;
+	}
+	ret = -1;
+	if (stat(r->outdir, &st) == 0) {
+		if (!S_ISDIR(st.st_mode)) {
+			ffr_error(r->outdir, "exists and is not a directory");
+			rm_rf(tmp);
+			goto out;
+		}
+		if (rename(r->outdir, old)) {
+			ffr_error(r->outdir, "cannot move the old report away: %s", strerror(errno));
+			rm_rf(tmp);
+			goto out;
+		}
+	}
+	if (rename(tmp, r->outdir)) {
+		ffr_error(r->outdir, "%s", strerror(errno));
+		rename(old, r->outdir);
+		rm_rf(tmp);
+		goto out;
+	}
+	rm_rf(old);
+	ret = 0;
+out:
+	free(tmp);
+	free(old);
+	return ret;
+}
+
+static int parse_only(int argc, char **argv)
+{
+	unsigned long long events, injects;
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		double s = trace_bench(argv[i], &events, &injects);
+
+		if (s < 0)
+			return 1;
+		printf("%s: %llu records, %llu futex_fault_inject, %.3f s, %.2f M records/s\n",
+		       argv[i], events, injects, s, s > 0 ? events / s / 1e6 : 0.0);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "objtree", required_argument, NULL, 'O' },
+		{ "srctree", required_argument, NULL, 'S' },
+		{ "gcov", required_argument, NULL, 'g' },
+		{ "exclude", required_argument, NULL, 'x' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "parse", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report r = { 0 };
+	bool parse = false, exclude_set = false;
+	char tmpl[] = "/tmp/futex-fault-report.XXXXXX";
+	double t0 = now(), t1;
+	int c, ret = 1;
+
+	r.gcov = getenv("GCOV") ? getenv("GCOV") : "gcov";
+	while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			r.outdir = optarg;
+			break;
+		case 'O':
+			r.objtree = xstrdup(optarg);
+			break;
+		case 'S':
+			r.srctree = xstrdup(optarg);
+			break;
+		case 'g':
+			r.gcov = optarg;
+			break;
+		case 'x':
+			exclude_set = true;
+			if (!*optarg)
+				break;
+			r.exclude = xrealloc(r.exclude, (r.nexclude + 1) * sizeof(*r.exclude));
+			r.exclude[r.nexclude++] = optarg;
+			break;
+		case 'q':
+			r.quiet = true;
+			break;
+		case 'p':
+			parse = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (parse) {
+		if (optind >= argc) {
+			usage(stderr);
+			return 2;
+		}
+		return parse_only(argc - optind, argv + optind);
+	}
+	if (optind + 1 != argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (!exclude_set) {
+		r.exclude = xcalloc(1, sizeof(*r.exclude));
+		r.exclude[r.nexclude++] = "fault.c";
+	}
+	r.results = argv[optind];
+	if (!r.outdir)
+		r.outdir = xasprintf("%s/report", r.results);
+
+	r.tmpdir = mkdtemp(tmpl);
+	if (!r.tmpdir) {
+		ffr_error("/tmp", "mkdtemp: %s", strerror(errno));
+		return 1;
+	}
+	if (load(&r))
+		goto out;
+	t1 = now();
+	r.trace_seconds = t1 - t0;
+	if (cov_load(&r) || analyse(&r))
+		goto out;
+	if (write_report(&r))
+		goto out;
+	r.total_seconds = now() - t0;
+	if (!r.quiet) {
+		print_summary(&r, stdout);
+		printf("\n  report: %s/index.html  (%.2f s: traces %.2f s, gcov %.2f s, rest %.2f s)\n",
+		       r.outdir, r.total_seconds, r.trace_seconds, r.gcov_seconds,
+		       r.total_seconds - r.trace_seconds - r.gcov_seconds);
+	}
+	ret = 0;
+out:
+	rm_rf(r.tmpdir);
+	return ret;
+}

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * plugin_futex_fault.so - a libtraceevent plugin for futex_fault_inject.
+ *
+ *   futex_fault_inject: site=wait_get_value err=EFAULT op=FUTEX_WAIT_PRIVATE
+ *                       uaddr=0x7ffc... caller=futex_wait_setup+0xd8
+ *
+ * The site name comes from the event itself (its name string, or the
+ * __print_symbolic() of its print fmt): no site list is compiled in.
+ * With -O futex_fault:report=<report.json> each line also gets what
+ * futex-fault-report found for the site: outcomes and recovery coverage.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+#include <trace-seq.h>
+
+#include "fmtsym.h"
+#include "json.h"
+#include "util.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+EXPORT struct tep_plugin_option tep_plugin_options[] = {
+	{
+		.name = "report",
+		.plugin_alias = "futex_fault",
+		.description = "report.json of futex-fault-report: show each site's outcomes and recovery coverage",
+		.value = "",
+	},
+	{ .name = NULL },
+};
+
+EXPORT const char *tep_plugin_alias = "futex_fault";
+
+static struct tep_plugin_option *opt_report = &tep_plugin_options[0];
+
+/* per-event lookups, done on the first record */
+static struct {
+	struct tep_event	*event;
+	struct tep_format_field	*site, *err, *op, *uaddr, *caller, *name;
+	struct symtab		sites;
+} ev;
+
+static struct {
+	char		*path;		/* the report loaded */
+	struct json_doc	*doc;
+	struct json	*sites;
+	bool		failed;
+} rep;
+
+static int setup(struct tep_event *event)
+{
+	if (ev.event == event)
+		return 0;
+	symtab_free(&ev.sites);
+	memset(&ev, 0, sizeof(ev));
+	ev.site = tep_find_field(event, "site");
+	ev.err = tep_find_field(event, "err");
+	ev.op = tep_find_field(event, "op");
+	ev.uaddr = tep_find_field(event, "uaddr");
+	ev.caller = tep_find_field(event, "caller");
+	ev.name = tep_find_field(event, "name");
+	if (!ev.site || !ev.err || !ev.op || !ev.uaddr || !ev.caller)
+		return -1;
+	symtab_from_event(event, "site", &ev.sites);
+	ev.event = event;
+	return 0;
+}
+
+static long long field_val(struct tep_format_field *f, struct tep_record *rec, bool is_signed)
+{
+	unsigned long long v = 0;
+
+	tep_read_number_field(f, rec->data, &v);
+	if (is_signed && f->size == 4)
+		return (int)v;
+	return v;
+}
+
+static const char *site_name(struct tep_record *rec, unsigned long long site)
+{
+	const char *name = symtab_name(&ev.sites, site);
+	int loc, off, len;
+
+	if (name || !ev.name || !(ev.name->flags & TEP_FIELD_IS_DYNAMIC))
+		return name;
+	loc = field_val(ev.name, rec, false);
+	off = loc & 0xffff;
+	len = (loc >> 16) & 0xffff;
+	if (ev.name->flags & TEP_FIELD_IS_RELATIVE)
+		off += ev.name->offset + ev.name->size;
+	if (!len || off + len > rec->size)
+		return NULL;
+	return (const char *)rec->data + off;
+}
+
+static struct json *report_site(struct trace_seq *s, const char *name)
+{
+	const char *path = opt_report->value;
+	unsigned int i;
+
+	if (!path || !*path || !name)
+		return NULL;
+	if (!rep.path || strcmp(rep.path, path)) {
+		char err[256], *text;
+		size_t len;
+
+		json_free(rep.doc);
+		free(rep.path);
+		memset(&rep, 0, sizeof(rep));
+		rep.path = strdup(path);
+		text = read_file(path, &len);
+		rep.doc = text ? json_parse(text, len, err, sizeof(err)) : NULL;
+		free(text);
+		if (!rep.doc) {
+			snprintf(err, sizeof(err), "cannot read it");
+			rep.failed = true;
+		} else {
+			rep.sites = json_get(json_root(rep.doc), "sites");
+			rep.failed = !rep.sites || rep.sites->type != JSON_ARRAY;
+		}
+		if (rep.failed)
+			fprintf(stderr, "plugin_futex_fault: %s: not a futex-fault-report report.json\n",
+				path);
+	}
+	if (rep.failed)
+		return NULL;
+	for (i = 0; i < rep.sites->n; i++) {
+		const char *n = json_str(rep.sites->kids[i], "name");
+
+		if (n && !strcmp(n, name))
+			return rep.sites->kids[i];
+	}
+	return NULL;
+}
+
+static void print_report(struct trace_seq *s, const char *name)
+{
+	struct json *site = report_site(s, name), *oc, *rec;
+
+	if (!opt_report->value || !*opt_report->value)
+		return;
+	if (!site) {
+		trace_seq_puts(s, " [not in report]");
+		return;
+	}
+	oc = json_get(site, "outcomes");
+	rec = json_get(site, "recovery");
+	trace_seq_printf(s, " [fired=%.0f recovered=%.0f error=%.0f exit=%.0f noreturn=%.0f recovery_lines=%.0f error_lines=%.0f]",
+			 json_num(site, "fired", 0), json_num(oc, "recovered", 0),
+			 json_num(oc, "error", 0), json_num(oc, "exit", 0),
+			 json_num(oc, "noreturn", 0), json_num(rec, "lines_total", 0),
+			 json_num(rec, "error_lines", 0));
+}
+
+static int futex_fault_handler(struct trace_seq *s, struct tep_record *rec,
+			       struct tep_event *event, void *context)
+{
+	unsigned long long site, uaddr, caller, fn_addr;
+	const char *name, *fn;
+	char opname[64];
+	int err, op;
+
+	if (setup(event))
+		return 1;	/* let libtraceevent print the raw format */
+	site = field_val(ev.site, rec, false);
+	err = field_val(ev.err, rec, true);
+	op = field_val(ev.op, rec, true);
+	uaddr = field_val(ev.uaddr, rec, false);
+	caller = field_val(ev.caller, rec, false);
+	name = site_name(rec, site);
+
+	if (name)
+		trace_seq_printf(s, "site=%s", name);
+	else
+		trace_seq_printf(s, "site=%llu", site);
+	futex_op_name(op, opname, sizeof(opname));
+	trace_seq_printf(s, " err=%s op=%s uaddr=0x%llx caller=", errno_name(err), opname, uaddr);
+	fn = tep_find_function(event->tep, caller);
+	if (fn) {
+		fn_addr = tep_find_function_address(event->tep, caller);
+		trace_seq_printf(s, "%s+0x%llx", fn, caller - fn_addr);
+	} else {
+		trace_seq_printf(s, "0x%llx", caller);
+	}
+	print_report(s, name);
+	return 0;
+}
+
+EXPORT int tep_plugin_loader(struct tep_handle *tep)
+{
+	tep_register_event_handler(tep, -1, "futex_fault", "futex_fault_inject",
+				   futex_fault_handler, NULL);
+	tep_plugin_add_options("futex_fault", tep_plugin_options);
+	return 0;
+}
+
+EXPORT void tep_plugin_unloader(struct tep_handle *tep)
+{
+	tep_unregister_event_handler(tep, -1, "futex_fault", "futex_fault_inject",
+				     futex_fault_handler, NULL);
+	tep_plugin_remove_options(tep_plugin_options);
+	symtab_free(&ev.sites);
+	memset(&ev, 0, sizeof(ev));
+	json_free(rep.doc);
+	free(rep.path);
+	memset(&rep, 0, sizeof(rep));
+}
