@@ -74,6 +74,12 @@ record()
 }
 
 record baseline
+# bad input for the tests: a trace recorded without the futex_fault event
+FF_OBJ=$snap FF_RUN_DIR=$runs_dir/report-fixture-noevent FF_QUIET=1 "$repo/scripts/ff" run -- \
+	sh -c "mount --bind /dev/null /proc/kallsyms; trace-cmd record -q -e raw_syscalls -o /mnt/trace.dat -- true" ||
+	{ echo "record-fixture: the no-event trace failed" >&2; exit 1; }
+mkdir -p "$tmp/bad"
+cp "$runs_dir/report-fixture-noevent/out/trace.dat" "$tmp/bad/no-event.dat"
 for s in $SITES; do
 	record "$s" "$s"
 done

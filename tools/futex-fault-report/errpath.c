@@ -196,7 +196,7 @@ static bool error_test(const struct lexed *lx, size_t a, size_t b)
 			return true;
 		if (is(lx, i, "access_ok") && i > a && is(lx, i - 1, "!"))
 			return true;
-		if (error_var(&lx->t[i]) && i > a &&
+		if (error_var(&lx->t[i]) && i > 0 &&
 		    (is(lx, i - 1, "(") || is(lx, i - 1, "&&") || is(lx, i - 1, "||"))) {
 			/* ret as a truth value, ret != 0, ret < 0 */
 			if (i + 1 >= b || is(lx, i + 1, ")") || is(lx, i + 1, "&&") ||

@@ -28,7 +28,7 @@ static const char css[] =
 "table.sortable th{cursor:pointer;user-select:none;background:#f6f6f6}\n"
 "table.sortable th:after{content:' \\2195';color:#aaa}\n"
 "a{color:#0645ad;text-decoration:none}a:hover{text-decoration:underline}\n"
-".bad{color:#b00}.ok{color:#070}\n"
+".bad{color:#b00}.ok{color:#070}.nw{white-space:nowrap}\n"
 "table.src{font:12px/1.35 ui-monospace,monospace;width:100%}\n"
 "table.src td{border:0;padding:0 .5em;white-space:pre}\n"
 "table.src td.code{width:100%}\n"
@@ -147,7 +147,7 @@ static void site_row(struct report *r, FILE *f, struct site *s)
 		html_escape(f, st);
 		fputs("</span>", f);
 	} else {
-		fputs("not run", f);
+		fputs("<span class=\"nw\">not run</span>", f);
 	}
 	fputs("</td></tr>\n", f);
 }

@@ -140,6 +140,9 @@ int sites_load(struct report *r, const char *path)
 			s->table_injected = -1;
 		}
 		if (!first) {
+			/* the kernel may learn a site's line only when it first runs */
+			if (!s->line)
+				s->line = atoi(f[col[C_LINE]]);
 			if (col[C_HITS] >= 0)
 				s->table_hits = strtoll(f[col[C_HITS]], NULL, 10);
 			if (col[C_INJECTED] >= 0)

@@ -1,0 +1,239 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# End-to-end tests of futex-fault-report and plugin_futex_fault.so on the
+# fixture recorded from our kernel (record-fixture.sh): the report's
+# numbers against the kernel's counters and gcov, bad input, the plugin in
+# trace-cmd report, and the pages in headless Chromium.
+#
+# usage: run-tests.sh TOOLDIR
+#   FF_TREE     work tree holding the fixture's source blobs (default build/linux)
+#   CHROMIUM    browser (default /usr/bin/chromium); SKIP_BROWSER=1 skips it
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+tool=${1:?usage: run-tests.sh TOOLDIR}
+ffr=$tool/futex-fault-report
+tree=${FF_TREE:-$repo/build/linux}
+chromium=${CHROMIUM:-/usr/bin/chromium}
+
+n=0
+fail=0
+ok()     { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $*"; }
+skip()   { n=$((n + 1)); echo "ok $n - # SKIP $*"; }
+
+work=$(mktemp -d /tmp/ffr-test.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+tar -C "$work" -xJf "$here/fixture.tar.xz" || { echo "Bail out! cannot unpack the fixture"; exit 1; }
+fx=$work/fixture
+
+# the fixture's sources, from the kernel work tree's object store
+src=$work/src
+mkdir -p "$src/kernel/futex"
+have_src=1
+while read -r id f; do
+	git -C "$tree" cat-file blob "$id" > "$src/$f" 2>/dev/null || { have_src=0; break; }
+done < "$fx/sources.txt"
+if [ $have_src = 0 ]; then
+	echo "# the fixture's sources are not in $tree's git objects:"
+	echo "# rerun tests/report/record-fixture.sh (needs a built kernel)"
+	echo "1..0 # SKIP no sources for the fixture"
+	exit 0
+fi
+
+report()
+{
+	"$ffr" --srctree "$src" "$@"
+}
+
+# ------------------------------------------------------------ the report
+
+if report -q -o "$work/report" "$fx" 2>"$work/err"; then
+	ok "report on the fixture"
+else
+	not_ok "report on the fixture: $(cat "$work/err")"
+fi
+for f in index.html report.json campaign.info baseline.info files/waitwake.c.html files/core.c.html; do
+	[ -s "$work/report/$f" ] && ok "wrote $f" || not_ok "wrote $f"
+done
+python3 "$here/check_report.py" json "$work/report" "$fx" "$fx/gcno" "$src" > "$work/tap" 2>&1
+sed -e 's/^\(not \)\{0,1\}ok [0-9]* - /&json: /' "$work/tap" | while read -r l; do echo "# $l"; done
+grep -q "^not ok" "$work/tap" && not_ok "report.json checks (see above)" ||
+	ok "report.json: $(grep -c '^ok' "$work/tap") checks against the site tables, gcov and lcov"
+
+# a second report replaces the first as a whole
+touch "$work/report/stale"
+report -q -o "$work/report" "$fx" 2>/dev/null
+[ ! -e "$work/report/stale" ] && [ -s "$work/report/index.html" ] &&
+	ok "a new report replaces the old directory" || not_ok "a new report replaces the old directory"
+
+# ------------------------------------------------------------ bad input
+
+# bad CASE EXPECTED_FILE_IN_MESSAGE: the results in $bad must fail cleanly
+bad()
+{
+	local what=$1 file=$2 out=$work/bad-out rc=0
+
+	rm -rf "$out"
+	report -q -o "$out" "$bad" >"$work/bad-stdout" 2>"$work/bad-err" || rc=$?
+	if [ $rc = 0 ]; then
+		not_ok "$what: exit status 0"
+	elif ! grep -qF -- "$file" "$work/bad-err"; then
+		not_ok "$what: message does not name $file: $(head -c 300 "$work/bad-err")"
+	elif [ -e "$out" ] || ls "$work"/bad-out.tmp-* >/dev/null 2>&1; then
+		not_ok "$what: left a report behind"
+	else
+		ok "$what: exit $rc, names the file, no report ($(head -n1 "$work/bad-err" | cut -c1-150))"
+	fi
+}
+
+fresh()
+{
+	rm -rf "$work/bad"
+	cp -r "$fx" "$work/bad"
+	bad=$work/bad
+}
+
+fresh
+rm -rf "$bad"/*
+bad "empty results directory" "$bad/campaign.json"
+
+fresh
+rm -rf "$bad/runs/baseline"
+bad "no baseline" "$bad/runs"
+
+fresh
+f=$bad/runs/wait_get_value/trace.dat
+head -c $(( $(stat -c %s "$f") / 2 )) "$fx/runs/wait_get_value/trace.dat" > "$f"
+bad "truncated trace.dat" "$f"
+
+fresh
+f=$bad/runs/wake_op_atomic/trace.dat
+python3 - "$f" <<'EOF'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+for i in range(len(b) // 3, len(b) // 3 + 2048):
+    b[i] = (b[i] * 7 + 13) & 0xff
+open(p, "wb").write(bytes(b))
+EOF
+bad "corrupt trace.dat" "$f"
+
+fresh
+cp "$fx/bad/no-event.dat" "$bad/runs/wait_get_key/trace.dat"
+bad "trace without the futex_fault event" "$bad/runs/wait_get_key/trace.dat"
+
+fresh
+rm "$bad/runs/wait_get_key/trace.dat"
+bad "missing trace.dat" "$bad/runs/wait_get_key/trace.dat"
+
+fresh
+cp "$fx/runs/baseline/gcov/core.gcda" "$bad/runs/wait_get_key/gcov/pi.gcda"
+bad "gcov data from another build" "$bad/runs/wait_get_key/gcov/pi.gcda"
+
+fresh
+python3 - "$bad/runs/wake_op_atomic/gcov/waitwake.gcda" <<'EOF'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+b[4:8] = b"*80A"[::-1]          # the version of another gcc
+open(p, "wb").write(bytes(b))
+EOF
+bad "gcov data from another compiler" "$bad/runs/wake_op_atomic/gcov/waitwake.gcda"
+
+fresh
+rm "$bad/gcno/requeue.gcno"
+bad "missing .gcno" "requeue.gcda"
+
+fresh
+sed -i 's/"wait_get_value"\]/"no_such_site"]/' "$bad/runs/wait_get_value/run.json"
+bad "run enables an unknown site" "$bad/runs/wait_get_value/run.json"
+
+fresh
+sed -i '/^wake_op_atomic /d' "$bad/runs/baseline/sites.txt"
+bad "a run's table names a site missing from the baseline's" "$bad/runs/wait_get_value/sites.txt"
+
+fresh
+sed -i '/^wait_get_value /d' "$bad"/runs/*/sites.txt
+mv "$bad/runs/wait_get_value/trace.dat" "$bad/runs/baseline/trace-2.dat"
+rm -rf "$bad/runs/wait_get_value"
+sed -i 's/, "wait_get_value"//' "$bad/campaign.json"
+bad "trace names a site missing from sites.txt" "$bad/runs/baseline/trace-2.dat"
+
+fresh
+sed -i 's/"layout_version": 1/"layout_version": 2/' "$bad/campaign.json"
+bad "unknown layout version" "$bad/campaign.json"
+
+fresh
+echo '{ "layout_version": 1, ' > "$bad/runs/wait_get_key/run.json"
+bad "broken run.json" "$bad/runs/wait_get_key/run.json"
+
+fresh
+rm -rf "$work/nosrc"
+"$ffr" -q --srctree "$work/nosrc" -o "$work/bad-out" "$bad" 2>"$work/bad-err" &&
+	not_ok "missing sources: exit 0" ||
+	{ grep -qF "$work/nosrc/kernel/futex" "$work/bad-err" && [ ! -e "$work/bad-out" ] &&
+		ok "missing source tree: error names the file, no report" ||
+		not_ok "missing source tree: $(head -c 200 "$work/bad-err")"; }
+
+# ------------------------------------------------------------ the plugin
+
+plugdir=$work/plugins
+mkdir -p "$plugdir"
+cp "$tool/plugin_futex_fault.so" "$plugdir/"
+trace=$fx/runs/wait_get_value/trace.dat
+TRACEEVENT_PLUGIN_DIR=$plugdir trace-cmd report "$trace" > "$work/plain.txt" 2>"$work/plain.err"
+line=$(grep -m1 futex_fault_inject "$work/plain.txt")
+if echo "$line" | grep -qE "site=wait_get_value err=EFAULT op=FUTEX_WAIT_PRIVATE uaddr=0x[0-9a-f]+ caller=futex_wait_setup\+0x[0-9a-f]+$"; then
+	ok "plugin: $(echo "$line" | sed 's/.*futex_fault_inject: *//')"
+else
+	not_ok "plugin output: $line"
+fi
+TRACEEVENT_PLUGIN_DIR=$plugdir trace-cmd report -O "futex_fault:report=$work/report/report.json" \
+	"$trace" > "$work/rep.txt" 2>&1
+want=$(python3 -c '
+import json, sys
+s = [s for s in json.load(open(sys.argv[1]))["sites"] if s["name"] == "wait_get_value"][0]
+o = s["outcomes"]
+print("[fired=%d recovered=%d error=%d exit=%d noreturn=%d recovery_lines=%d error_lines=%d]" % (
+    s["fired"], o["recovered"], o["error"], o["exit"], o["noreturn"],
+    s["recovery"]["lines_total"], s["recovery"]["error_lines"]))' "$work/report/report.json")
+grep -m1 futex_fault_inject "$work/rep.txt" | grep -qF -- "$want" &&
+	ok "plugin with -O futex_fault:report=: $want" ||
+	not_ok "plugin with report: $(grep -m1 futex_fault_inject "$work/rep.txt")"
+TRACEEVENT_PLUGIN_DIR=$plugdir trace-cmd list -O 2>/dev/null | grep -A1 "plugin:.*futex_fault" | grep -q "option:.*report" &&
+	ok "trace-cmd list -O shows futex_fault:report" || not_ok "trace-cmd list -O lacks futex_fault:report"
+n_events=$(grep -c futex_fault_inject "$work/plain.txt")
+n_report=$(python3 -c 'import json,sys; print([s for s in json.load(open(sys.argv[1]))["sites"] if s["name"] == "wait_get_value"][0]["fired"])' "$work/report/report.json")
+[ "$n_events" = "$n_report" ] && ok "trace-cmd report shows $n_events events, report.json fired $n_report" ||
+	not_ok "trace-cmd report shows $n_events events, report.json fired $n_report"
+
+# ------------------------------------------------------------ the pages in a browser
+
+if [ -n "${SKIP_BROWSER:-}" ] || [ ! -x "$chromium" ]; then
+	skip "headless Chromium not available"
+else
+	dom()
+	{
+		timeout 90 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run \
+			--disable-background-networking --disable-component-update --disable-sync \
+			--user-data-dir="$work/chromium" --dump-dom "file://$1" 2>/dev/null
+	}
+	dom "$work/report/index.html" > "$work/index.html.dom"
+	dom "$work/report/files/waitwake.c.html" > "$work/waitwake.c.html.dom"
+	python3 "$here/check_report.py" html "$work/report" "$work/index.html.dom" \
+		"$work/waitwake.c.html.dom" > "$work/tap" 2>&1
+	while read -r l; do echo "# html: $l"; done < "$work/tap"
+	if [ -s "$work/index.html.dom" ] && ! grep -q "^not ok" "$work/tap"; then
+		ok "Chromium: index.html and waitwake.c.html show report.json's numbers ($(grep -c '^ok' "$work/tap") checks)"
+	else
+		not_ok "Chromium: pages differ from report.json (see above)"
+	fi
+fi
+
+echo "1..$n"
+[ $fail = 0 ] || { echo "# $fail of $n failed"; exit 1; }

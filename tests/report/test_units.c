@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of futex-fault-report's logic that needs no trace: the
+ * outcome engine, the error-path classifier, the JSON reader, escaping.
+ * TAP output; exit status 1 if any test failed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errpath.h"
+#include "json.h"
+#include "outcome.h"
+#include "util.h"
+
+static int ntest, nfail;
+
+#define CHECK(cond, ...) check(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
+
+static void check(int ok, const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void check(int ok, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	ntest++;
+	printf("%sok %d - ", ok ? "" : "not ", ntest);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	if (!ok) {
+		printf(" (%s:%d)", file, line);
+		nfail++;
+	}
+	putchar('\n');
+}
+
+/* ------------------------------------------------------------ outcomes */
+
+static const long exit_nrs[] = { 60, 231, -1 };
+
+struct seen {
+	int		n;
+	enum oc_outcome	oc[16];
+	long		ret[16];
+	unsigned int	site[16];
+};
+
+static void record(void *ctx, const struct oc_inject *inj, enum oc_outcome oc, long ret)
+{
+	struct seen *s = ctx;
+
+	if (s->n < 16) {
+		s->oc[s->n] = oc;
+		s->ret[s->n] = ret;
+		s->site[s->n] = inj->site;
+	}
+	s->n++;
+}
+
+static struct oc_inject inj(int pid, unsigned int site)
+{
+	return (struct oc_inject){ .site = site, .err = -14, .op = 128, .pid = pid };
+}
+
+static void test_outcomes(void)
+{
+	struct oc_engine *e;
+	struct oc_inject i;
+	struct seen s;
+
+	/* fault, retried inside the kernel, call succeeds */
+	memset(&s, 0, sizeof(s));
+	e = oc_new(exit_nrs, record, &s);
+	oc_sys_enter(e, 10, 202);
+	i = inj(10, 3);
+	oc_inject(e, &i);
+	oc_inject(e, &i);
+	CHECK(s.n == 0, "outcome waits for sys_exit");
+	oc_sys_exit(e, 10, 202, 0);
+	CHECK(s.n == 2 && s.oc[0] == OC_RECOVERED && s.oc[1] == OC_RECOVERED,
+	      "two faults in one call, call returns 0: both recovered");
+	oc_finish(e);
+
+	/* error to user space; other tasks' events do not interfere */
+	memset(&s, 0, sizeof(s));
+	e = oc_new(exit_nrs, record, &s);
+	oc_sys_enter(e, 10, 202);
+	oc_sys_enter(e, 11, 202);
+	i = inj(10, 1);
+	oc_inject(e, &i);
+	oc_sys_exit(e, 11, 202, 0);
+	CHECK(s.n == 0, "another task's sys_exit settles nothing");
+	oc_sys_exit(e, 10, 202, -14);
+	CHECK(s.n == 1 && s.oc[0] == OC_ERROR && s.ret[0] == -14, "call returns -EFAULT: error 14");
+	oc_finish(e);
+
+	/* -ERESTARTSYS: restarted, the restarted call decides */
+	memset(&s, 0, sizeof(s));
+	e = oc_new(exit_nrs, record, &s);
+	oc_sys_enter(e, 10, 202);
+	i = inj(10, 1);
+	oc_inject(e, &i);
+	oc_sys_exit(e, 10, 202, -512);
+	CHECK(s.n == 0, "-ERESTARTSYS is not an outcome");
+	oc_sys_enter(e, 10, 202);
+	oc_sys_exit(e, 10, 202, 1);
+	CHECK(s.n == 1 && s.oc[0] == OC_RECOVERED, "restarted call succeeds: recovered");
+	oc_finish(e);
+
+	/* inside exit_group, and outside any system call */
+	memset(&s, 0, sizeof(s));
+	e = oc_new(exit_nrs, record, &s);
+	oc_sys_enter(e, 10, 231);
+	i = inj(10, 5);
+	oc_inject(e, &i);
+	CHECK(s.n == 1 && s.oc[0] == OC_EXIT, "fault in exit_group: exit");
+	oc_sys_enter(e, 12, 0);
+	oc_sys_exit(e, 12, 0, 5);
+	i = inj(12, 5);
+	oc_inject(e, &i);
+	CHECK(s.n == 2 && s.oc[1] == OC_EXIT, "fault after sys_exit (signal death): exit");
+	oc_finish(e);
+
+	/* the task dies in the call, or the trace ends */
+	memset(&s, 0, sizeof(s));
+	e = oc_new(exit_nrs, record, &s);
+	oc_sys_enter(e, 10, 202);
+	i = inj(10, 1);
+	oc_inject(e, &i);
+	oc_task_exit(e, 10);
+	CHECK(s.n == 1 && s.oc[0] == OC_NORETURN, "task exits before sys_exit: noreturn");
+	oc_sys_enter(e, 20, 202);
+	i = inj(20, 2);
+	oc_inject(e, &i);
+	oc_finish(e);
+	CHECK(s.n == 2 && s.oc[1] == OC_NORETURN && s.site[1] == 2, "trace ends: noreturn");
+
+	/* lost events */
+	memset(&s, 0, sizeof(s));
+	e = oc_new(exit_nrs, record, &s);
+	oc_sys_enter(e, 10, 202);
+	i = inj(10, 1);
+	oc_inject(e, &i);
+	oc_lost(e);
+	CHECK(s.n == 1 && s.oc[0] == OC_UNKNOWN, "events lost: unknown");
+	oc_sys_enter(e, 10, 202);
+	oc_inject(e, &i);
+	oc_sys_enter(e, 10, 202);
+	CHECK(s.n == 2 && s.oc[1] == OC_UNKNOWN, "sys_enter without sys_exit: unknown");
+	oc_finish(e);
+
+	/* a large pid */
+	memset(&s, 0, sizeof(s));
+	e = oc_new(exit_nrs, record, &s);
+	oc_sys_enter(e, 4194303, 202);
+	i = inj(4194303, 1);
+	oc_inject(e, &i);
+	oc_sys_exit(e, 4194303, 202, -11);
+	CHECK(s.n == 1 && s.oc[0] == OC_ERROR && s.ret[0] == -11, "pid 4194303");
+	oc_finish(e);
+}
+
+/* ------------------------------------------------------------ error paths */
+
+static const char snippet[] =
+	"static int f(u32 __user *uaddr)\n"			/* 1 */
+	"{\n"							/* 2 */
+	"\tint ret = 0, op_ret;\n"				/* 3 */
+	"\n"							/* 4 */
+	"\tret = get(uaddr);\n"					/* 5 */
+	"\tif (unlikely(ret)) {\n"				/* 6 test */
+	"\t\tput();\n"						/* 7 err */
+	"\t\treturn ret;\n"					/* 8 err */
+	"\t}\n"							/* 9 */
+	"\tif (!ret)\n"						/* 10 */
+	"\t\tok();\n"						/* 11 */
+	"\tif (op_ret < 0)\n"					/* 12 test */
+	"\t\tgoto uaddr_faulted;\n"				/* 13 err */
+	"\tswitch (ret) {\n"					/* 14 */
+	"\tcase 0:\n"						/* 15 */
+	"\t\tbreak;\n"						/* 16 */
+	"\tcase -EFAULT:\n"					/* 17 */
+	"\t\tfix();\n"						/* 18 err */
+	"\t\tbreak;\n"						/* 19 err */
+	"\t}\n"							/* 20 */
+	"\t/* return -EINVAL; in a comment */\n"		/* 21 */
+	"\tfoo(\"-EFAULT\");\n"					/* 22 */
+	"\treturn 0;\n"						/* 23 */
+	"\n"							/* 24 */
+	"uaddr_faulted:\n"					/* 25 */
+	"\tret = fault_in(uaddr);\n"				/* 26 err */
+	"\tif (ret == -EFAULT)\n"				/* 27 test + err */
+	"\t\treturn -EFAULT;\n"					/* 28 err */
+	"out:\n"						/* 29 */
+	"\treturn ret;\n"					/* 30 */
+	"}\n";							/* 31 */
+
+static void test_errpath(void)
+{
+	static const int err[] = { 7, 8, 13, 18, 19, 26, 28 };
+	static const int test[] = { 6, 12, 27 };
+	static const int plain[] = { 3, 5, 10, 11, 14, 15, 16, 21, 22, 23, 30 };
+	unsigned char *fl;
+	size_t i;
+	int n;
+
+	fl = errpath_classify(snippet, strlen(snippet), &n);
+	CHECK(n >= 31, "classifier counts %d lines", n);
+	for (i = 0; i < ARRAY_SIZE(err); i++)
+		CHECK(fl[err[i]] & EP_ERROR, "line %d is error handling", err[i]);
+	for (i = 0; i < ARRAY_SIZE(test); i++)
+		CHECK(fl[test[i]] & EP_TEST, "line %d is an error test", test[i]);
+	for (i = 0; i < ARRAY_SIZE(plain); i++)
+		CHECK(!fl[plain[i]], "line %d is not error handling", plain[i]);
+	free(fl);
+}
+
+/* ------------------------------------------------------------ JSON, escaping */
+
+static void test_json(void)
+{
+	static const char good[] =
+		"{\"a\": [1, -2.5e1, true, false, null], \"s\": \"x\\u00e9\\n\\\"\", \"o\": {}}";
+	static const char *const bad[] = {
+		"", "{", "{\"a\" 1}", "[1,]", "{\"a\":1} x", "\"\\x\"", "[tru]", "{1:2}",
+	};
+	struct json_doc *d;
+	struct json *a;
+	char err[128];
+	size_t i;
+
+	d = json_parse(good, strlen(good), err, sizeof(err));
+	CHECK(d != NULL, "parses a document");
+	a = json_get(json_root(d), "a");
+	CHECK(a && a->type == JSON_ARRAY && a->n == 5, "array of 5");
+	CHECK(a && a->kids[1]->num == -25.0, "number -2.5e1");
+	CHECK(!strcmp(json_str(json_root(d), "s"), "x\xc3\xa9\n\""), "string escapes");
+	CHECK(json_num(json_root(d), "missing", 7) == 7, "default for a missing member");
+	json_free(d);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		d = json_parse(bad[i], strlen(bad[i]), err, sizeof(err));
+		CHECK(!d && strstr(err, "line 1"), "rejects '%s': %s", bad[i], d ? "" : err);
+		json_free(d);
+	}
+}
+
+static void test_escape(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	char op[64];
+
+	html_escape(f, "<a href=\"x\">&'</a>");
+	fflush(f);
+	CHECK(!strcmp(buf, "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;"), "HTML escape: %s",
+	      buf);
+	fclose(f);
+	free(buf);
+	f = open_memstream(&buf, &len);
+	json_string(f, "a\"\\\n\x01");
+	fflush(f);
+	CHECK(!strcmp(buf, "\"a\\\"\\\\\\n\\u0001\""), "JSON escape: %s", buf);
+	fclose(f);
+	free(buf);
+
+	futex_op_name(128, op, sizeof(op));
+	CHECK(!strcmp(op, "FUTEX_WAIT_PRIVATE"), "op 128: %s", op);
+	futex_op_name(6 | 256, op, sizeof(op));
+	CHECK(!strcmp(op, "FUTEX_LOCK_PI|FUTEX_CLOCK_REALTIME"), "op 262: %s", op);
+	futex_op_name(-1, op, sizeof(op));
+	CHECK(!strcmp(op, "none"), "op -1: %s", op);
+	CHECK(!strcmp(errno_name(-14), "EFAULT") && errno_value("EDEADLK") == 35, "errno names");
+}
+
+int main(void)
+{
+	test_outcomes();
+	test_errpath();
+	test_json();
+	test_escape();
+	printf("1..%d\n", ntest);
+	if (nfail)
+		fprintf(stderr, "test_units: %d of %d failed\n", nfail, ntest);
+	return nfail ? 1 : 0;
+}
