@@ -300,7 +300,7 @@ static int write_file_page(struct report *r, int fi, const char *path)
 	card3(f, "branches", "branches", t.branches, t.br_base, t.br_camp);
 	card3(f, "error-path branches", "error_branches", t.ep_branches, t.ep_br_base,
 	      t.ep_br_camp);
-	fputs("</div>\n<p class=\"legend\"><span style=\"background:#eaf6ea\">ran in the baseline</span><span style=\"background:#fff1b8\">ran only under injection</span><span style=\"background:#fbd5d5\">error path, never ran</span><span style=\"background:#f3f3f3\">never ran</span><span style=\"border-left:4px solid #c0392b\">error-path line</span>columns: line, baseline count, campaign count, source, sites that reached the line</p>\n",
+	fputs("</div>\n<p class=\"legend\"><span style=\"background:#eaf6ea\">ran in the baseline</span><span style=\"background:#fff1b8\">ran only under injection</span><span style=\"background:#fbd5d5\">error path, never ran</span><span style=\"background:#f3f3f3\">never ran</span><span style=\"border-left:4px solid #c0392b\">error-path line</span>columns: line, baseline count, campaign count, source, injection sites (&#9873;) and the sites whose run reached the line</p>\n",
 	      f);
 
 	fputs("<table class=\"src\"><tbody>\n", f);
@@ -311,13 +311,16 @@ static int write_file_page(struct report *r, int fi, const char *path)
 		bool code = strcmp(cls, "nocode");
 
 		fprintf(f, "<tr id=\"L%d\" class=\"%s%s\"><td class=\"ln\"><a href=\"#L%d\">%d</a></td>",
-			ln, cls, ep ? " ep" : "", ln, ln);
+			ln, cls, ep && code ? " ep" : "", ln, ln);
 		if (code)
 			fprintf(f, "<td class=\"n\">%llu</td><td class=\"n\">%llu</td>",
 				sf->cov[0].lines[ln], sf->campaign.lines[ln]);
 		else
 			fputs("<td></td><td></td>", f);
 		fputs("<td class=\"code\">", f);
+		if (ln <= sf->nlines)
+			html_escape(f, sf->line_text[ln]);
+		fputs("</td><td class=\"sites\">", f);
 		for (i = 0; i < r->nsites; i++) {
 			struct site *s = &r->sites[i];
 
@@ -329,9 +332,6 @@ static int write_file_page(struct report *r, int fi, const char *path)
 				fputs("</a>", f);
 			}
 		}
-		if (ln <= sf->nlines)
-			html_escape(f, sf->line_text[ln]);
-		fputs("</td><td class=\"sites\">", f);
 		n = code ? line_sites(r, fi, ln, hit, MAX_LINE_SITES) : 0;
 		for (i = 0; i < n; i++) {
 			fputs("<a href=\"../index.html#site-", f);
