@@ -1,0 +1,618 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * futex_drive - drive the futex operations that the kernel's futex selftests
+ * and "perf bench futex" never reach, for futex-fault campaigns.
+ *
+ * It does not check results: under fault injection any call may fail.  It
+ * only has to reach the code, terminate, and say what it saw.  Each scenario
+ * runs under a watchdog so that a lost wake-up cannot hang the campaign.
+ *
+ * Built twice by scripts/workloads/Makefile: 64-bit, and -m32 for the compat
+ * entry points (32-bit robust lists, get_robust_list, futex_time32).
+ *
+ *   futex_drive [scenario...]     default: all of them
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef FUTEX_LOCK_PI2
+#define FUTEX_LOCK_PI2		13
+#endif
+#ifndef __NR_futex_waitv
+#define __NR_futex_waitv	449
+#endif
+#ifndef FUTEX_32
+#define FUTEX_32		2
+#endif
+
+#define WATCHDOG_SECONDS	20
+
+struct waitv {
+	uint64_t val;
+	uint64_t uaddr;
+	uint32_t flags;
+	uint32_t reserved;
+};
+
+/* the kernel's struct timespec for SYS_futex on this ABI */
+struct ktimespec {
+	long tv_sec;
+	long tv_nsec;
+};
+
+/* struct __kernel_timespec, what futex_waitv() takes on every ABI */
+struct ktimespec64 {
+	int64_t tv_sec;
+	int64_t tv_nsec;
+};
+
+static void now64(int clock, struct ktimespec64 *t, int add_sec)
+{
+	struct timespec now;
+
+	clock_gettime(clock, &now);
+	t->tv_sec = now.tv_sec + add_sec;
+	t->tv_nsec = now.tv_nsec;
+}
+
+static int calls, errors;
+
+static long futex(uint32_t *uaddr, int op, uint32_t val, const void *timeout,
+		  uint32_t *uaddr2, uint32_t val3)
+{
+	long ret = syscall(SYS_futex, uaddr, op, val, timeout, uaddr2, val3);
+
+	calls++;
+	if (ret < 0)
+		errors++;
+	return ret;
+}
+
+static pid_t gettid_(void)
+{
+	return syscall(SYS_gettid);
+}
+
+/* Memory for futexes: private anonymous, shared anonymous. */
+static uint32_t *map_words(int shared)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       (shared ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("futex_drive: mmap");
+		exit(2);
+	}
+	return p;
+}
+
+static void msleep(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* ------------------------------------------------------------ scenarios */
+
+static void *waiter(void *arg)
+{
+	uint32_t *f = arg;
+	struct ktimespec to = { 0, 50000000 };
+
+	futex(f, FUTEX_WAIT, 0, &to, NULL, 0);
+	return NULL;
+}
+
+/* FUTEX_WAKE_OP: every op and comparison, private and shared, with waiters. */
+static void s_wake_op(void)
+{
+	int shared, op, cmp;
+
+	for (shared = 0; shared < 2; shared++) {
+		uint32_t *f = map_words(shared);
+		int priv = shared ? 0 : FUTEX_PRIVATE_FLAG;
+
+		for (op = FUTEX_OP_SET; op <= FUTEX_OP_XOR; op++) {
+			for (cmp = FUTEX_OP_CMP_EQ; cmp <= FUTEX_OP_CMP_GE; cmp++) {
+				pthread_t t;
+
+				f[0] = 0;
+				pthread_create(&t, NULL, waiter, &f[0]);
+				msleep(5);
+				futex(&f[0], FUTEX_WAKE_OP | priv, 1, (void *)1L, &f[1],
+				      FUTEX_OP(op, 1, cmp, 0));
+				futex(&f[0], FUTEX_WAKE | priv, 1, NULL, NULL, 0);
+				pthread_join(t, NULL);
+			}
+		}
+		munmap(f, 4096);
+	}
+}
+
+/* A robust mutex left locked by a thread that exits. */
+static void *robust_owner(void *arg)
+{
+	pthread_mutex_t *m = arg;
+
+	pthread_mutex_lock(m);
+	return NULL;	/* exits holding it: the kernel marks it OWNER_DIED */
+}
+
+static void robust_once(int protocol, int pshared)
+{
+	pthread_mutexattr_t a;
+	pthread_mutex_t *m;
+	pthread_t t;
+	int ret;
+
+	m = (pthread_mutex_t *)map_words(pshared);
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+	pthread_mutexattr_setprotocol(&a, protocol);
+	if (pshared)
+		pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+	pthread_mutex_init(m, &a);
+
+	pthread_create(&t, NULL, robust_owner, m);
+	pthread_join(t, NULL);
+	ret = pthread_mutex_lock(m);
+	if (ret == EOWNERDEAD)
+		pthread_mutex_consistent(m);
+	if (ret == 0 || ret == EOWNERDEAD)
+		pthread_mutex_unlock(m);
+	munmap(m, 4096);
+}
+
+/* Robust and robust-PI mutexes held at exit, with a waiter blocked on one. */
+static void *robust_waiter(void *arg)
+{
+	pthread_mutex_t *m = arg;
+	int ret = pthread_mutex_lock(m);
+
+	if (ret == EOWNERDEAD)
+		pthread_mutex_consistent(m);
+	if (ret == 0 || ret == EOWNERDEAD)
+		pthread_mutex_unlock(m);
+	return NULL;
+}
+
+static void *robust_owner_slow(void *arg)
+{
+	pthread_mutex_t *m = arg;
+
+	pthread_mutex_lock(m);
+	msleep(30);
+	return NULL;
+}
+
+static void s_robust(void)
+{
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		robust_once(PTHREAD_PRIO_NONE, i & 1);
+		robust_once(PTHREAD_PRIO_INHERIT, i & 1);
+	}
+
+	/* a waiter in the kernel when the owner dies: FUTEX_WAITERS set */
+	for (i = 0; i < 2; i++) {
+		pthread_mutexattr_t a;
+		pthread_mutex_t *m = (pthread_mutex_t *)map_words(0);
+		pthread_t o, w;
+
+		pthread_mutexattr_init(&a);
+		pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+		pthread_mutexattr_setprotocol(&a, i ? PTHREAD_PRIO_INHERIT : PTHREAD_PRIO_NONE);
+		pthread_mutex_init(m, &a);
+		pthread_create(&o, NULL, robust_owner_slow, m);
+		msleep(5);
+		pthread_create(&w, NULL, robust_waiter, m);
+		pthread_join(o, NULL);
+		pthread_join(w, NULL);
+		munmap(m, 4096);
+	}
+
+	/* a child process exiting with robust locks in shared memory */
+	for (i = 0; i < 2; i++) {
+		pthread_mutexattr_t a;
+		pthread_mutex_t *m = (pthread_mutex_t *)map_words(1);
+		pid_t pid;
+		int ret;
+
+		pthread_mutexattr_init(&a);
+		pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+		pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+		pthread_mutexattr_setprotocol(&a, i ? PTHREAD_PRIO_INHERIT : PTHREAD_PRIO_NONE);
+		pthread_mutex_init(m, &a);
+		pid = fork();
+		if (pid == 0) {
+			pthread_mutex_lock(m);
+			_exit(0);
+		}
+		waitpid(pid, NULL, 0);
+		ret = pthread_mutex_lock(m);
+		if (ret == EOWNERDEAD)
+			pthread_mutex_consistent(m);
+		if (ret == 0 || ret == EOWNERDEAD)
+			pthread_mutex_unlock(m);
+		munmap(m, 4096);
+	}
+}
+
+/* get_robust_list() of itself and of another task. */
+static void s_get_robust_list(void)
+{
+	void *head;
+	size_t len;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		calls++;
+		if (syscall(SYS_get_robust_list, 0, &head, &len))
+			errors++;
+		calls++;
+		if (syscall(SYS_get_robust_list, getppid(), &head, &len))
+			errors++;
+	}
+}
+
+/* PI locking: trylock, lock, lock with timeout, LOCK_PI2, unlock, contention. */
+static uint32_t *pi_word;
+
+static void *pi_contender(void *arg)
+{
+	uint32_t tid = gettid_();
+	struct timespec now;
+	struct ktimespec abs;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		uint32_t zero = 0;
+
+		if (__atomic_compare_exchange_n(pi_word, &zero, tid, 0,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+			msleep(1);
+		} else {
+			clock_gettime(CLOCK_REALTIME, &now);
+			abs.tv_sec = now.tv_sec;
+			abs.tv_nsec = now.tv_nsec;
+			abs.tv_sec += 1;
+			if (futex(pi_word, (i & 1) ? FUTEX_LOCK_PI :
+				  FUTEX_LOCK_PI2 | FUTEX_CLOCK_REALTIME,
+				  0, &abs, NULL, 0))
+				continue;
+		}
+		if (!__atomic_compare_exchange_n(pi_word, &tid, 0, 0,
+						 __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+			tid = gettid_();
+			futex(pi_word, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0);
+		}
+		tid = gettid_();
+	}
+	return NULL;
+}
+
+static void s_pi(void)
+{
+	uint32_t *f = map_words(0);
+	uint32_t tid = gettid_();
+	struct timespec now;
+	struct ktimespec abs;
+	pthread_t t[3];
+	int i, shared;
+
+	for (shared = 0; shared < 2; shared++) {
+		int priv = shared ? 0 : FUTEX_PRIVATE_FLAG;
+		uint32_t *w = shared ? map_words(1) : f;
+
+		/* uncontended: trylock, lock, unlock in the kernel */
+		*w = 0;
+		futex(w, FUTEX_TRYLOCK_PI | priv, 0, NULL, NULL, 0);
+		futex(w, FUTEX_UNLOCK_PI | priv, 0, NULL, NULL, 0);
+		futex(w, FUTEX_LOCK_PI | priv, 0, NULL, NULL, 0);
+		futex(w, FUTEX_LOCK_PI | priv, 0, NULL, NULL, 0);	/* EDEADLK */
+		futex(w, FUTEX_UNLOCK_PI | priv, 0, NULL, NULL, 0);
+		futex(w, FUTEX_LOCK_PI2 | priv, 0, NULL, NULL, 0);
+		futex(w, FUTEX_UNLOCK_PI | priv, 0, NULL, NULL, 0);
+		/* held by us: trylock fails, timed lock from here is EDEADLK */
+		*w = tid;
+		futex(w, FUTEX_TRYLOCK_PI | priv, 0, NULL, NULL, 0);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		abs.tv_sec = now.tv_sec;
+		abs.tv_nsec = now.tv_nsec;
+		futex(w, FUTEX_LOCK_PI2 | priv, 0, &abs, NULL, 0);
+		*w = 0;
+		/* owned by a dead tid: the kernel takes the exit-race path */
+		*w = 0x3ffffff0;
+		futex(w, FUTEX_TRYLOCK_PI | priv, 0, NULL, NULL, 0);
+		futex(w, FUTEX_LOCK_PI | priv, 0, &abs, NULL, 0);
+		*w = 0;
+		if (shared)
+			munmap(w, 4096);
+	}
+
+	/* contention: waiters with timeouts, handover in FUTEX_UNLOCK_PI */
+	pi_word = f;
+	*pi_word = 0;
+	for (i = 0; i < 3; i++)
+		pthread_create(&t[i], NULL, pi_contender, NULL);
+	for (i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	munmap(f, 4096);
+}
+
+/* futex_waitv: good arrays, bad arrays, bad flags, timeouts, allocation. */
+static void *waitv_waker(void *arg)
+{
+	uint32_t *f = arg;
+
+	msleep(10);
+	futex(&f[1], FUTEX_WAKE, 1, NULL, NULL, 0);
+	futex(&f[1], FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, NULL, 0);
+	return NULL;
+}
+
+static long waitv(struct waitv *v, unsigned int n, void *timeout, int clock)
+{
+	long ret = syscall(__NR_futex_waitv, v, n, 0, timeout, clock);
+
+	calls++;
+	if (ret < 0)
+		errors++;
+	return ret;
+}
+
+static void s_waitv(void)
+{
+	uint32_t *f = map_words(1);
+	struct waitv v[4];
+	struct ktimespec64 abs;
+	pthread_t t;
+	int i, k;
+
+	for (k = 0; k < 4; k++) {
+		for (i = 0; i < 4; i++) {
+			v[i].uaddr = (uintptr_t)&f[i];
+			v[i].val = 0;
+			v[i].flags = FUTEX_32 | ((i & 1) ? 0 : FUTEX_PRIVATE_FLAG);
+			v[i].reserved = 0;
+		}
+		memset(f, 0, 16);
+		now64(CLOCK_MONOTONIC, &abs, 1);
+		pthread_create(&t, NULL, waitv_waker, f);
+		waitv(v, 4, &abs, CLOCK_MONOTONIC);
+		pthread_join(t, NULL);
+
+		/* already expired, realtime */
+		now64(CLOCK_REALTIME, &abs, 0);
+		waitv(v, 4, &abs, CLOCK_REALTIME);
+		/* value mismatch: EAGAIN */
+		f[2] = 1;
+		waitv(v, 4, NULL, 0);
+		f[2] = 0;
+		/* bad array, bad address in an entry, bad flags, bad timeout */
+		waitv((struct waitv *)16, 2, NULL, 0);
+		v[3].uaddr = 16;
+		waitv(v, 4, &abs, CLOCK_MONOTONIC);
+		v[3].uaddr = (uintptr_t)&f[3];
+		v[0].flags = 0x80000000u;
+		waitv(v, 4, &abs, CLOCK_MONOTONIC);
+		v[0].flags = FUTEX_32;
+		waitv(v, 4, (void *)16, CLOCK_MONOTONIC);
+	}
+	munmap(f, 4096);
+}
+
+/* Timeouts on every timed op; bad timeout pointers. */
+static void s_timeouts(void)
+{
+	uint32_t *f = map_words(0);
+	struct ktimespec rel = { 0, 1000000 };
+	struct timespec now;
+	struct ktimespec abs;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		futex(f, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 0, &rel, NULL, 0);
+		futex(f, FUTEX_WAIT, 0, &rel, NULL, 0);
+		clock_gettime(CLOCK_REALTIME, &now);
+		abs.tv_sec = now.tv_sec;
+		abs.tv_nsec = now.tv_nsec;
+		futex(f, FUTEX_WAIT_BITSET | FUTEX_CLOCK_REALTIME, 0, &abs, NULL,
+		      FUTEX_BITSET_MATCH_ANY);
+		futex(f, FUTEX_WAIT_REQUEUE_PI | FUTEX_PRIVATE_FLAG, 0, &rel, f + 1, 0);
+		futex(f, FUTEX_WAIT, 0, (void *)16, NULL, 0);	/* EFAULT */
+		futex(f, FUTEX_WAIT, 1, &rel, NULL, 0);		/* EAGAIN */
+	}
+	munmap(f, 4096);
+}
+
+/* Requeue, plain and PI, on shared memory, with mismatched values. */
+static void *requeue_waiter(void *arg)
+{
+	uint32_t *f = arg;
+	struct ktimespec to = { 1, 0 };
+
+	futex(&f[0], FUTEX_WAIT, 0, &to, NULL, 0);
+	return NULL;
+}
+
+static void *requeue_pi_waiter(void *arg)
+{
+	uint32_t *f = arg;
+	struct timespec now;
+	struct ktimespec abs;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	abs.tv_sec = now.tv_sec + 1;
+	abs.tv_nsec = now.tv_nsec;
+	if (futex(&f[0], FUTEX_WAIT_REQUEUE_PI, 0, &abs, &f[1], 0) == 0)
+		futex(&f[1], FUTEX_UNLOCK_PI, 0, NULL, NULL, 0);
+	return NULL;
+}
+
+static void s_requeue(void)
+{
+	uint32_t *f = map_words(1);
+	pthread_t t[2];
+	int i, k;
+
+	for (k = 0; k < 4; k++) {
+		f[0] = f[1] = 0;
+		for (i = 0; i < 2; i++)
+			pthread_create(&t[i], NULL, requeue_waiter, f);
+		msleep(10);
+		futex(&f[0], FUTEX_CMP_REQUEUE, 1, (void *)1L, &f[1], 0);
+		futex(&f[0], FUTEX_CMP_REQUEUE, 1, (void *)1L, &f[1], 5); /* EAGAIN */
+		futex(&f[0], FUTEX_REQUEUE, 0, (void *)1L, &f[1], 0);
+		futex(&f[0], FUTEX_WAKE, 2, NULL, NULL, 0);
+		futex(&f[1], FUTEX_WAKE, 2, NULL, NULL, 0);
+		for (i = 0; i < 2; i++)
+			pthread_join(t[i], NULL);
+
+		/* requeue-PI with the target held, then free */
+		f[0] = 0;
+		f[1] = (k & 1) ? gettid_() : 0;
+		for (i = 0; i < 2; i++)
+			pthread_create(&t[i], NULL, requeue_pi_waiter, f);
+		msleep(10);
+		futex(&f[0], FUTEX_CMP_REQUEUE_PI, 1, (void *)2L, &f[1], 0);
+		if (k & 1) {
+			msleep(5);
+			futex(&f[1], FUTEX_UNLOCK_PI, 0, NULL, NULL, 0);
+		}
+		for (i = 0; i < 2; i++)
+			pthread_join(t[i], NULL);
+	}
+	munmap(f, 4096);
+}
+
+/* Shared futexes on a read-only private anonymous mapping and on a file. */
+static void s_shared(void)
+{
+	uint32_t *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint32_t *rw = map_words(0);
+	char path[] = "/tmp/futex_drive.XXXXXX";
+	struct ktimespec rel = { 0, 100000 };
+	int fd, i;
+
+	for (i = 0; i < 4; i++) {
+		futex(rw, FUTEX_WAKE, 1, NULL, NULL, 0);		/* shared on private anon */
+		futex(rw, FUTEX_WAIT, 0, &rel, NULL, 0);
+		if (ro != MAP_FAILED) {
+			futex(ro, FUTEX_WAIT, 0, &rel, NULL, 0);	/* read-only: ro path */
+			futex(ro, FUTEX_WAKE, 1, NULL, NULL, 0);
+		}
+		futex((uint32_t *)16, FUTEX_WAKE, 1, NULL, NULL, 0);	/* bad address */
+	}
+	fd = mkstemp(path);
+	if (fd >= 0) {
+		uint32_t *fm;
+
+		unlink(path);
+		if (ftruncate(fd, 4096) == 0) {
+			fm = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+			if (fm != MAP_FAILED) {
+				for (i = 0; i < 4; i++) {
+					futex(fm, FUTEX_WAIT, 0, &rel, NULL, 0);
+					futex(fm, FUTEX_WAKE, 1, NULL, NULL, 0);
+				}
+				munmap(fm, 4096);
+			}
+		}
+		close(fd);
+	}
+	if (ro != MAP_FAILED)
+		munmap(ro, 4096);
+	munmap(rw, 4096);
+}
+
+struct scenario {
+	const char *name;
+	void (*fn)(void);
+};
+
+static const struct scenario scenarios[] = {
+	{ "wake_op", s_wake_op },
+	{ "robust", s_robust },
+	{ "get_robust_list", s_get_robust_list },
+	{ "pi", s_pi },
+	{ "waitv", s_waitv },
+	{ "timeouts", s_timeouts },
+	{ "requeue", s_requeue },
+	{ "shared", s_shared },
+};
+
+#define NR_SCENARIOS	(sizeof(scenarios) / sizeof(scenarios[0]))
+
+/* Each scenario in a child, under a watchdog: one that hangs is killed. */
+static int run(const struct scenario *s)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		perror("futex_drive: fork");
+		return 1;
+	}
+	if (pid == 0) {
+		alarm(WATCHDOG_SECONDS);
+		s->fn();
+		printf("futex_drive: %s: %d calls, %d failed\n", s->name, calls, errors);
+		fflush(stdout);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return 1;
+	if (WIFSIGNALED(status)) {
+		printf("futex_drive: %s: killed by signal %d%s\n", s->name, WTERMSIG(status),
+		       WTERMSIG(status) == SIGALRM ? " (watchdog)" : "");
+		return 1;
+	}
+	return WEXITSTATUS(status);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int i;
+	int bad = 0, a;
+
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf("usage: %s [scenario...]\nscenarios:", argv[0]);
+		for (i = 0; i < NR_SCENARIOS; i++)
+			printf(" %s", scenarios[i].name);
+		printf("\n");
+		return 0;
+	}
+	if (argc == 1) {
+		for (i = 0; i < NR_SCENARIOS; i++)
+			bad |= run(&scenarios[i]);
+		return bad;
+	}
+	for (a = 1; a < argc; a++) {
+		for (i = 0; i < NR_SCENARIOS; i++)
+			if (!strcmp(argv[a], scenarios[i].name))
+				break;
+		if (i == NR_SCENARIOS) {
+			fprintf(stderr, "futex_drive: unknown scenario '%s' (see --help)\n", argv[a]);
+			return 2;
+		}
+		bad |= run(&scenarios[i]);
+	}
+	return bad;
+}
