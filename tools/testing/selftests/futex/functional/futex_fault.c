@@ -303,14 +303,14 @@ static int ff_events_read(const char *inst, struct ff_events *e)
 		return len;
 	}
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		struct ff_event *ev = &e->ev[e->nr];
+		struct ff_event *ev;
 
 		p = strstr(line, tag);
 		if (!p)
 			continue;
-		if (e->nr < FF_MAX_EVENTS &&
-		    sscanf(p + strlen(tag), "site=%63s err=%15s op=%31s", ev->site, ev->err,
-			   ev->op) != 3) {
+		ev = e->nr < FF_MAX_EVENTS ? &e->ev[e->nr] : NULL;
+		if (ev && sscanf(p + strlen(tag), "site=%63s err=%15s op=%31s", ev->site,
+				 ev->err, ev->op) != 3) {
 			ret = -EINVAL;
 			break;
 		}
