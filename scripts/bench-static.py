@@ -353,6 +353,11 @@ def analyse_build(objdir, sites):
     vmlinux = os.path.join(objdir, "vmlinux")
     res["vmlinux_text"] = text_size(vmlinux) if os.path.exists(vmlinux) else None
     res["futex_text"] = sum(v["text"] for v in res["objects"].values())
+    try:
+        with open(os.path.join(objdir, "source-commit")) as f:
+            res["source_commit"] = f.read().strip()
+    except OSError:
+        res["source_commit"] = None
     return res
 
 
