@@ -11,7 +11,7 @@
 
 FF	:= scripts/ff
 
-.PHONY: all deps kernel check report series clean help
+.PHONY: all deps kernel check report series clean help bench
 
 all: kernel
 
@@ -34,6 +34,9 @@ report: kernel
 
 series: kernel
 	$(FF) series
+
+bench: kernel
+	scripts/bench
 
 clean:
 	rm -rf build/obj build/runs build/selftests
