@@ -16,6 +16,7 @@
 #include <linux/fault-inject.h>
 #include <linux/futex.h>
 #include <linux/init.h>
+#include <linux/jiffies.h>
 #include <linux/jump_label.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
@@ -31,10 +32,15 @@
 
 /*
  * A site inside a fault-in-and-retry loop that failed on every pass would
- * never let the loop end.  Such sites (FUTEX_FAULT_RETRY) fail at most this
- * many times in a row; the next pass goes through, whatever the policy.
+ * never let the loop end, and one that is reached several times per pass
+ * (futex_waitv() reads every futex of its array) can fail on every pass
+ * even at a low probability.  So a task fails at such sites
+ * (FUTEX_FAULT_RETRY) at most FUTEX_FAULT_MAX_STREAK times within
+ * FUTEX_FAULT_WINDOW of its last failure there; until the window has
+ * passed they let it through, and the loop ends.
  */
 #define FUTEX_FAULT_MAX_STREAK	3
+#define FUTEX_FAULT_WINDOW	(HZ / 10)
 
 struct futex_fault_desc {
 	const char	*name;
@@ -48,7 +54,6 @@ struct futex_fault_desc {
 struct futex_fault_stat {
 	atomic_long_t	hits;
 	atomic_long_t	injected;
-	atomic_t	streak;
 	unsigned int	line;
 };
 
@@ -136,25 +141,24 @@ int __futex_fault(enum futex_fault_site site, const void __user *uaddr,
 		return 0;
 
 	/*
-	 * Let one pass of a retry loop through after a streak of failures.
-	 * The counter is per site, not per task: with several tasks looping
-	 * on the same site each pass that goes through still ends one loop,
-	 * so every task gets out.  Racing updates only shift when the pass
-	 * happens.
+	 * The count is per task, so other tasks hitting the same site can
+	 * neither reset it nor use up the failures meant for this one.
 	 */
-	if (retry && atomic_read(&stat->streak) >= FUTEX_FAULT_MAX_STREAK) {
-		atomic_set(&stat->streak, 0);
-		return 0;
+	if (retry) {
+		if (time_after(jiffies, current->futex_fault_stamp +
+					FUTEX_FAULT_WINDOW))
+			current->futex_fault_streak = 0;
+		if (current->futex_fault_streak >= FUTEX_FAULT_MAX_STREAK)
+			return 0;
 	}
 
-	if (!should_fail_ex(&fail_futex.attr, 1, 0)) {
-		if (retry)
-			atomic_set(&stat->streak, 0);
+	if (!should_fail_ex(&fail_futex.attr, 1, 0))
 		return 0;
-	}
 
-	if (retry)
-		atomic_inc(&stat->streak);
+	if (retry) {
+		current->futex_fault_streak++;
+		current->futex_fault_stamp = jiffies;
+	}
 	atomic_long_inc(&stat->injected);
 	trace_futex_fault_inject(site, desc->name, desc->err, op, uaddr,
 				 _RET_IP_);
@@ -311,7 +315,6 @@ static ssize_t futex_fault_reset_write(struct file *file, const char __user *ubu
 	for (site = 0; site < FUTEX_FAULT_NR; site++) {
 		atomic_long_set(&futex_fault_stat[site].hits, 0);
 		atomic_long_set(&futex_fault_stat[site].injected, 0);
-		atomic_set(&futex_fault_stat[site].streak, 0);
 	}
 	return count;
 }
