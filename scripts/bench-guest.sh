@@ -59,8 +59,9 @@ v4a)
 v4b)
 	# the policy would always fail it, but only in a task marked
 	# make-it-fail: a sleeper that makes no futex call
-	sleep 100000 &
-	echo 1 > /proc/$!/make-it-fail
+	sleep 100000 </dev/null >/dev/null 2>&1 &
+	sleeper=$!
+	echo 1 > /proc/$sleeper/make-it-fail
 	[ "$(cat /proc/self/make-it-fail)" = 0 ] || fail "the benchmark is marked make-it-fail"
 	echo 100 > $ff/probability
 	echo Y > $ff/task-filter
@@ -96,3 +97,5 @@ done
 
 [ ! -f $ff/sites ] || cat $ff/sites > $out/sites.txt
 [ ! -d $keys ] || echo 0 > $keys/all
+# the guest ends when everything that holds its output is gone
+[ -z "${sleeper:-}" ] || kill $sleeper

@@ -279,7 +279,15 @@ def static_md(st):
     out.append("| kernel/futex/*.o | " + " | ".join(map(str, row)) + " | %+d |" % (row[-1] - row[0]))
     row = [b[n]["vmlinux_text"] for _, n in names]
     if None not in row:
-        out.append("| vmlinux | " + " | ".join(map(str, row)) + " | %+d |" % (row[-1] - row[0]))
+        out.append("| vmlinux .text section | " + " | ".join(map(str, row)) + " | %+d |" % (row[-1] - row[0]))
+    row = [b[n].get("vmlinux_function_bytes") for _, n in names]
+    if None not in row:
+        out.append("| vmlinux, sum of function sizes | " + " | ".join(map(str, row)) +
+                   " | %+d |" % (row[-1] - row[0]))
+        out.append("")
+        out.append("vmlinux's .text section ends on an alignment boundary, so its size hides "
+                   "most of the change; the sum of the function sizes (`nm -S`, types t/T/w/W) "
+                   "shows it.")
     out.append("")
     out.append("Source commits (build/linux): " + ", ".join(
         "%s %s" % (n, (b[n].get("source_commit") or "?")[:12]) for _, n in names) + ".")
@@ -292,9 +300,15 @@ def static_md(st):
                                   ", ".join(ours["sites"][s]["functions"]))
                  for s in st["sites"] if ours["sites"].get(s, {}).get("entries", 0) > 1]
         none = [s for s in st["sites"] if not ours["sites"].get(s)]
-        out.append("**__jump_table entries per site** (ours): %d sites, %d entries; %d sites "
-                   "with exactly one, %s; %s." %
-                   (len(st["sites"]), sum(entries), entries.count(1),
+        sizes = {}
+        for s in ours["sites"].values():
+            for n in s.get("nop_bytes", []):
+                sizes[n] = sizes.get(n, 0) + 1
+        out.append("**__jump_table entries per site** (ours): %d sites, %d entries (%s); "
+                   "%d sites with exactly one, %s; %s." %
+                   (len(st["sites"]), sum(entries),
+                    ", ".join("%d NOPs of %s bytes" % (c, n) for n, c in sorted(sizes.items(), key=str)),
+                    entries.count(1),
                     "more than one (the compiler duplicated the code): " + "; ".join(multi)
                     if multi else "none with more than one",
                     "sites without an entry: " + " ".join(none) if none else "no site without one"))
@@ -478,11 +492,10 @@ def render(args):
         md += reporter_md(rep)
         md.append("")
     timing = read(os.path.join(w, "timing"), "")
-    if timing:
-        steps = [l.split() for l in timing.splitlines() if l and not l.startswith("#")]
-        md.append("Steps of this invocation (%s): %s." % (
-            timing.splitlines()[0].lstrip("# "),
-            ", ".join("%s %d min %02d s" % (n, int(t) // 60, int(t) % 60) for n, t in steps)))
+    steps = [l.split() for l in timing.splitlines() if len(l.split()) == 3]
+    if steps:
+        md.append("Last run of each step: " + ", ".join(
+            "%s %d min %02d s (%s)" % (n, int(t) // 60, int(t) % 60, d) for n, t, d in steps) + ".")
         md.append("")
     full = list(md)
     if st:

@@ -299,6 +299,19 @@ def text_size(path):
     return 0
 
 
+def code_bytes(path):
+    """Sum of the sizes of a linked kernel's function symbols.
+
+    vmlinux's .text section ends on an alignment boundary (its size moved
+    by 8 bytes while kernel/futex grew by 3.8 KB): the functions tell."""
+    total = 0
+    for line in run("nm", "-S", path).splitlines():
+        f = line.split()
+        if len(f) == 4 and f[2] in "tTwW":
+            total += int(f[1], 16)
+    return total
+
+
 def analyse_build(objdir, sites):
     res = {"objects": {}, "functions": {}, "sites": {}, "other_jump_entries": {}}
     funcs = {}
@@ -316,8 +329,10 @@ def analyse_build(objdir, sites):
             if key == "futex_fault_keys":
                 site_at.add((sec, addr))
                 site = sites[add // 16]
-                s = res["sites"].setdefault(site, {"entries": 0, "functions": []})
+                s = res["sites"].setdefault(site, {"entries": 0, "functions": [],
+                                                   "nop_bytes": []})
                 s["entries"] += 1
+                s["nop_bytes"].append(insn.size if insn else None)
                 s["functions"].append("%s:%s" % (o, function_at(obj, sec, addr)))
             else:
                 res["other_jump_entries"][key] = res["other_jump_entries"].get(key, 0) + 1
@@ -352,6 +367,7 @@ def analyse_build(objdir, sites):
     res["functions"] = funcs
     vmlinux = os.path.join(objdir, "vmlinux")
     res["vmlinux_text"] = text_size(vmlinux) if os.path.exists(vmlinux) else None
+    res["vmlinux_function_bytes"] = code_bytes(vmlinux) if os.path.exists(vmlinux) else None
     res["futex_text"] = sum(v["text"] for v in res["objects"].values())
     try:
         with open(os.path.join(objdir, "source-commit")) as f:
