@@ -113,8 +113,8 @@ done
 
 # 2. one jump entry (NOP) per site copy.  Entries are pc-relative
 # relocations against futex_fault_keys + 16 * site (+ branch bit).
-nsites=$(grep -c '^[[:space:]]*[SE](' "$zc/ours/kernel/futex/fault.h")
-names=$(sed -n 's/^[[:space:]]*[SE](\([a-z0-9_]*\),.*/\1/p' "$zc/ours/kernel/futex/fault.h")
+nsites=$(grep -c '^FUTEX_FAULT_SITE(' "$zc/ours/kernel/futex/fault_sites.h")
+names=$(sed -n 's/^FUTEX_FAULT_SITE(\([a-z0-9_]*\),.*/\1/p' "$zc/ours/kernel/futex/fault_sites.h")
 [ "$(echo "$names" | wc -l)" = "$nsites" ] || die "cannot parse the site list"
 declare -A entries=()
 for o in $objs; do
