@@ -9,12 +9,15 @@
 #include <linux/tracepoint.h>
 
 /*
- * An op of -1 (no futex() op) masks to FUTEX_CMD_MASK, which is no valid
- * command: print it as "none".
+ * The command of the futex() op, or FUTEX_FAULT_NO_CMD outside futex().
+ * Tools cannot evaluate FUTEX_CMD_MASK or a sign test on the op, so the
+ * event records the command and the private flag in fields of their own.
  */
+#define FUTEX_FAULT_NO_CMD	0xff
+
 #define show_futex_fault_cmd(cmd)					\
 	__print_symbolic(cmd,						\
-			 { FUTEX_CMD_MASK, "none" },			\
+			 { FUTEX_FAULT_NO_CMD, "none" },		\
 			 { FUTEX_WAIT, "WAIT" },			\
 			 { FUTEX_WAKE, "WAKE" },			\
 			 { FUTEX_FD, "FD" },				\
@@ -57,20 +60,25 @@ TRACE_EVENT(futex_fault_inject,
 	    TP_STRUCT__entry(__field(unsigned int, site)
 			     __field(int, err)
 			     __field(int, op)
+			     __field(u8, cmd)
+			     __field(u8, private)
 			     __field(unsigned long, uaddr)
 			     __field(unsigned long, caller)
 			     __string(name, name)),
 	    TP_fast_assign(__entry->site = site;
 			   __entry->err = -err;
 			   __entry->op = op;
+			   __entry->cmd = op < 0 ? FUTEX_FAULT_NO_CMD :
+						   op & FUTEX_CMD_MASK;
+			   __entry->private = op >= 0 &&
+					      (op & FUTEX_PRIVATE_FLAG);
 			   __entry->uaddr = (unsigned long)uaddr;
 			   __entry->caller = caller;
 			   __assign_str(name, name);),
 	    TP_printk("site=%s err=%s op=%s%s uaddr=0x%lx caller=%pS",
 		      __get_str(name), show_futex_fault_errno(__entry->err),
-		      show_futex_fault_cmd(__entry->op & FUTEX_CMD_MASK),
-		      __entry->op >= 0 && (__entry->op & FUTEX_PRIVATE_FLAG) ?
-		      "_PRIVATE" : "",
+		      show_futex_fault_cmd(__entry->cmd),
+		      __entry->private ? "_PRIVATE" : "",
 		      __entry->uaddr, (void *)__entry->caller));
 
 #endif /* _TRACE_FUTEX_FAULT_H */
