@@ -5,7 +5,7 @@
 # sites whose outcomes differ, then the report.  Asserts that each site fired,
 # that its recovery lines are in report.json, and that the outcomes are the
 # expected ones:
-#   wait_get_key       the error reaches user space (EFAULT)
+#   get_robust_list_len  the error reaches user space (EFAULT)
 #   wake_op_atomic     a retry site: the call recovers
 #   robust_fetch_next  raised while the task exits (robust list walk)
 # About 3 min under TCG.
@@ -17,7 +17,7 @@ out=$work/campaign-test
 rm -rf "$out"
 
 "$repo/scripts/campaign" -o "$out/results" --report-dir "$out/report" \
-	-s wait_get_key,wake_op_atomic,robust_fetch_next
+	-s get_robust_list_len,wake_op_atomic,robust_fetch_next
 
 python3 - "$out/report/report.json" <<'PY'
 import json, sys
@@ -34,7 +34,7 @@ def check(cond, what):
     if not cond:
         fail += 1
 
-expect = {"wait_get_key": "error", "wake_op_atomic": "recovered",
+expect = {"get_robust_list_len": "error", "wake_op_atomic": "recovered",
           "robust_fetch_next": "exit"}
 check(r["sites_total"] >= 57, "sites_total %d >= 57" % r["sites_total"])
 check(r["sites_fired"] == 3, "sites_fired %d == 3" % r["sites_fired"])
@@ -49,8 +49,8 @@ for name, outcome in expect.items():
           "%s: mostly %s (%s)" % (name, outcome, o))
     check(s["recovery"]["lines_total"] > 0 and len(s["recovery"]["lines"]) > 0,
           "%s: %d recovery lines in report.json" % (name, s["recovery"]["lines_total"]))
-check(sites["wait_get_key"]["errors_returned"].get("EFAULT", 0) > 0,
-      "wait_get_key: EFAULT returned to user space")
+check(sites["get_robust_list_len"]["errors_returned"].get("EFAULT", 0) > 0,
+      "get_robust_list_len: EFAULT returned to user space")
 check(r["error_paths"]["lines_covered"] > r["error_paths"]["lines_baseline"],
       "error-path lines: campaign %d > baseline %d" % (r["error_paths"]["lines_covered"],
                                                       r["error_paths"]["lines_baseline"]))

@@ -143,10 +143,16 @@ int sites_load(struct report *r, const char *path)
 			/* the kernel may learn a site's line only when it first runs */
 			if (!s->line)
 				s->line = atoi(f[col[C_LINE]]);
+			/*
+			 * Each run starts from zeroed counters and enables only
+			 * its own sites: the campaign's count is the sum.
+			 */
 			if (col[C_HITS] >= 0)
-				s->table_hits = strtoll(f[col[C_HITS]], NULL, 10);
+				s->table_hits = (s->table_hits < 0 ? 0 : s->table_hits) +
+						strtoll(f[col[C_HITS]], NULL, 10);
 			if (col[C_INJECTED] >= 0)
-				s->table_injected = strtoll(f[col[C_INJECTED]], NULL, 10);
+				s->table_injected = (s->table_injected < 0 ? 0 : s->table_injected) +
+						    strtoll(f[col[C_INJECTED]], NULL, 10);
 		}
 	}
 	free(text);
