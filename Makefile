@@ -6,12 +6,14 @@
 #   make report   install what is needed, build and boot the kernel, run the
 #                 campaign, write report/index.html
 #   make check    the tests (kernel build, guest tests, tools)
+#   make check-robust  the long robustness suites (debug-kernel campaign,
+#                 fuzzing, debugfs and stress, campaign faults)
 #
 # The work tree, kernel build and guest runs live in $(FF_WORK), default build/.
 
 FF	:= scripts/ff
 
-.PHONY: all deps kernel check report series clean help bench
+.PHONY: all deps kernel check check-robust report series clean help bench
 
 all: kernel
 
@@ -28,6 +30,9 @@ kernel: deps
 
 check: kernel
 	tests/run-all.sh
+
+check-robust: kernel
+	tests/robust/run-all.sh
 
 report: kernel
 	scripts/campaign

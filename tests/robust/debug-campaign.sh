@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The default campaign on a debug kernel: lockdep (PROVE_LOCKING),
+# DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS, DEBUG_LIST, KASAN, kmemleak, hung-task
+# and soft-lockup detectors (scripts/ff's debug fragment, FF_DEBUG=1), built
+# in $FF_WORK/obj-debug beside the normal kernel.  Every site runs with its
+# workloads; a splat in a run is a finding, reported in the HTML with its
+# site, its stack, and whether the baseline (the same workloads, nothing
+# injected) was clean.
+#
+#   tests/robust/debug-campaign.sh [-r]     -r: resume the last one
+#
+# Exits 0 when every run finished and no run has a splat; otherwise lists
+# them and exits 1.  Takes about an hour under TCG (KASAN and lockdep make
+# the guest several times slower).
+
+set -u
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(realpath -m "${FF_WORK:-$repo/build}")
+export FF_OBJ=$work/obj-debug
+out=$work/debug-campaign
+rep=$work/debug-report
+
+if [ "${1:-}" != -r ] || [ ! -f "$out/campaign.json" ]; then
+	FF_DEBUG=1 "$repo/scripts/ff" config || exit 1
+	FF_DEBUG=1 "$repo/scripts/ff" build || exit 1
+	rm -rf "$out" "$rep"
+	"$repo/scripts/campaign" -o "$out" --report-dir "$rep"
+	rc=$?
+else
+	"$repo/scripts/campaign" -r "$out" --report-dir "$rep"
+	rc=$?
+fi
+[ -f "$rep/report.json" ] || { echo "debug campaign: no report (campaign exit $rc)"; exit 1; }
+
+python3 - "$out" "$rep/report.json" <<'PY'
+import json, os, sys
+
+out, rep = sys.argv[1], json.load(open(sys.argv[2]))
+runs = sorted(d for d in os.listdir(os.path.join(out, "runs")) if not d.endswith(".tmp"))
+pairs = 0
+bad = []
+for r in runs:
+    j = json.load(open(os.path.join(out, "runs", r, "run.json")))
+    pairs += len(j.get("workloads", []))
+    if j["status"] != "ok" or j.get("health"):
+        bad.append((r, j["status"], j.get("health", "")))
+sites = len([r for r in runs if r != "baseline"])
+print("debug campaign: %d site runs, %d site x workload pairs, sites fired %d/%d"
+      % (sites, pairs, rep["sites_fired"], rep["sites_total"]))
+for r, st, h in bad:
+    print("debug campaign: finding: %s: %s: %s" % (r, st, h))
+print("debug campaign: %d runs with a splat, crash or hang" % len(bad))
+sys.exit(1 if bad else 0)
+PY
