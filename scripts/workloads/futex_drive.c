@@ -16,7 +16,9 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +67,20 @@ static void now64(int clock, struct ktimespec64 *t, int add_sec)
 	clock_gettime(clock, &now);
 	t->tv_sec = now.tv_sec + add_sec;
 	t->tv_nsec = now.tv_nsec;
+}
+
+/* An absolute timeout @ms from now on @clock, for FUTEX_LOCK_PI and friends. */
+static void deadline(int clock, struct ktimespec *t, int ms)
+{
+	struct timespec now;
+
+	clock_gettime(clock, &now);
+	t->tv_sec = now.tv_sec + ms / 1000;
+	t->tv_nsec = now.tv_nsec + (ms % 1000) * 1000000L;
+	if (t->tv_nsec >= 1000000000L) {
+		t->tv_sec++;
+		t->tv_nsec -= 1000000000L;
+	}
 }
 
 static int calls, errors;
@@ -140,6 +156,18 @@ static void s_wake_op(void)
 		}
 		munmap(f, 4096);
 	}
+}
+
+/* FUTEX_WAKE_OP with an operation, then a comparison, the kernel does not know: ENOSYS. */
+static void s_wake_op_bad(void)
+{
+	uint32_t *f = map_words(0);
+
+	futex(&f[0], FUTEX_WAKE_OP | FUTEX_PRIVATE_FLAG, 1, (void *)1L, &f[1],
+	      FUTEX_OP(7, 1, FUTEX_OP_CMP_EQ, 0));
+	futex(&f[0], FUTEX_WAKE_OP | FUTEX_PRIVATE_FLAG, 1, (void *)1L, &f[1],
+	      FUTEX_OP(FUTEX_OP_SET, 1, 15, 0));
+	munmap(f, 4096);
 }
 
 /* A robust mutex left locked by a thread that exits. */
@@ -269,6 +297,32 @@ static void s_get_robust_list(void)
 	}
 }
 
+/* get_robust_list() refused: no such task (ESRCH), no right to look (EPERM). */
+static void s_get_robust_list_err(void)
+{
+	void *head;
+	size_t len;
+	pid_t pid;
+	int status;
+
+	calls++;
+	if (syscall(SYS_get_robust_list, 0x3ffffff0, &head, &len))	/* above pid_max */
+		errors++;
+
+	/* a child that gave up root (if it had it) may not read init's list */
+	pid = fork();
+	if (pid == 0) {
+		if (setgid(65534) == 0 && setuid(65534) != 0)
+			_exit(2);
+		_exit(syscall(SYS_get_robust_list, 1, &head, &len) ? 1 : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return;
+	calls++;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
+		errors++;
+}
+
 /* PI locking: trylock, lock, lock with timeout, LOCK_PI2, unlock, contention. */
 static uint32_t *pi_word;
 
@@ -351,6 +405,132 @@ static void s_pi(void)
 		pthread_create(&t[i], NULL, pi_contender, NULL);
 	for (i = 0; i < 3; i++)
 		pthread_join(t[i], NULL);
+	munmap(f, 4096);
+}
+
+/* Release a PI futex we hold: in user space if nobody waits, else in the kernel. */
+static void pi_release(uint32_t *w, int priv)
+{
+	uint32_t tid = gettid_();
+
+	if (!__atomic_compare_exchange_n(w, &tid, 0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		futex(w, FUTEX_UNLOCK_PI | priv, 0, NULL, NULL, 0);
+}
+
+/* Give a PI waiter (at most 100 ms) to set FUTEX_WAITERS, i.e. to queue itself. */
+static void wait_for_waiters(uint32_t *w)
+{
+	int i;
+
+	for (i = 0; i < 100 && !(__atomic_load_n(w, __ATOMIC_ACQUIRE) & FUTEX_WAITERS); i++)
+		msleep(1);
+	msleep(2);
+}
+
+static void *pi_trylocker(void *arg)
+{
+	futex(arg, FUTEX_TRYLOCK_PI | FUTEX_PRIVATE_FLAG, 0, NULL, NULL, 0);
+	return NULL;
+}
+
+/*
+ * FUTEX_TRYLOCK_PI on a lock another live thread holds: the kernel attaches
+ * PI state to the owner and queues, then the rt_mutex trylock fails
+ * (EWOULDBLOCK).
+ */
+static void s_pi_trylock_busy(void)
+{
+	uint32_t *f = map_words(0);
+	pthread_t t;
+
+	*f = gettid_();		/* held by us, taken in user space */
+	pthread_create(&t, NULL, pi_trylocker, f);
+	pthread_join(t, NULL);
+	pi_release(f, FUTEX_PRIVATE_FLAG);
+	munmap(f, 4096);
+}
+
+/* A PI futex whose owner TID is a kernel thread: EPERM. */
+static void s_pi_kthread(void)
+{
+	uint32_t *f = map_words(0);
+
+	*f = 2;			/* kthreadd, in the initial pid namespace */
+	futex(f, FUTEX_TRYLOCK_PI | FUTEX_PRIVATE_FLAG, 0, NULL, NULL, 0);
+	*f = 2;
+	futex(f, FUTEX_LOCK_PI | FUTEX_PRIVATE_FLAG, 0, NULL, NULL, 0);
+	munmap(f, 4096);
+}
+
+static void *pi_waiter(void *arg)
+{
+	uint32_t *w = arg;
+	struct ktimespec abs;
+
+	deadline(CLOCK_REALTIME, &abs, 1000);
+	if (futex(w, FUTEX_LOCK_PI | FUTEX_PRIVATE_FLAG, 0, &abs, NULL, 0) == 0)
+		pi_release(w, FUTEX_PRIVATE_FLAG);
+	return NULL;
+}
+
+/*
+ * User space rewrote the owner TID of a PI futex while a waiter is queued in
+ * the kernel: the next locker finds that the TID and the owner of the PI
+ * state disagree (EINVAL).
+ */
+static void s_pi_bad_owner(void)
+{
+	uint32_t *f = map_words(0);
+	uint32_t tid = gettid_();
+	pthread_t t;
+
+	*f = tid;
+	pthread_create(&t, NULL, pi_waiter, f);
+	wait_for_waiters(f);
+	*f = 0x3ffffff0 | FUTEX_WAITERS;
+	futex(f, FUTEX_TRYLOCK_PI | FUTEX_PRIVATE_FLAG, 0, NULL, NULL, 0);
+	*f = tid | FUTEX_WAITERS;
+	pi_release(f, FUTEX_PRIVATE_FLAG);	/* hands it to the waiter */
+	pthread_join(t, NULL);
+	munmap(f, 4096);
+}
+
+/* Takes f[0], then blocks on f[1]. */
+static void *pi_abba(void *arg)
+{
+	uint32_t *f = arg;
+	uint32_t zero = 0;
+	struct ktimespec abs;
+
+	if (!__atomic_compare_exchange_n(&f[0], &zero, gettid_(), 0,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return NULL;
+	deadline(CLOCK_REALTIME, &abs, 1000);
+	if (futex(&f[1], FUTEX_LOCK_PI | FUTEX_PRIVATE_FLAG, 0, &abs, NULL, 0) == 0)
+		pi_release(&f[1], FUTEX_PRIVATE_FLAG);
+	pi_release(&f[0], FUTEX_PRIVATE_FLAG);
+	return NULL;
+}
+
+/*
+ * ABBA on two PI futexes: we hold f[1], a thread holds f[0] and waits for
+ * f[1]; our lock of f[0] makes the rt_mutex chain walk find the cycle
+ * (EDEADLK from the proxy lock).
+ */
+static void s_pi_deadlock(void)
+{
+	uint32_t *f = map_words(0);
+	struct ktimespec abs;
+	pthread_t t;
+
+	f[1] = gettid_();
+	pthread_create(&t, NULL, pi_abba, f);
+	wait_for_waiters(&f[1]);
+	deadline(CLOCK_REALTIME, &abs, 1000);
+	if (futex(&f[0], FUTEX_LOCK_PI | FUTEX_PRIVATE_FLAG, 0, &abs, NULL, 0) == 0)
+		pi_release(&f[0], FUTEX_PRIVATE_FLAG);
+	pi_release(&f[1], FUTEX_PRIVATE_FLAG);
+	pthread_join(t, NULL);
 	munmap(f, 4096);
 }
 
@@ -500,6 +680,86 @@ static void s_requeue(void)
 	munmap(f, 4096);
 }
 
+/*
+ * A PI futex whose owner is exiting.  The owner, a child process, holds
+ * pi[1] in user space and the robust futex entry[0].futex, on which we wait.
+ * Its robust list walk at exit wakes us while its futex state is EXITING; we
+ * run SCHED_FIFO, so we take the CPU at the walk's next cond_resched() and
+ * lock (or requeue a waiter to) pi[1].  The kernel finds the owner exiting
+ * (EBUSY), waits for its exit to finish, retries and finds it dead (ESRCH).
+ * The other entries only make the walk longer, for guests with several CPUs.
+ */
+struct owner_exiting {
+	struct robust_list_head head;
+	struct {
+		struct robust_list next;
+		uint32_t futex;
+	} entry[32];
+	uint32_t pi[2];		/* requeue source, PI futex the exiting owner holds */
+};
+
+static void owner_exiting_once(int requeue)
+{
+	struct owner_exiting *x = (struct owner_exiting *)map_words(1);
+	struct sched_param fifo = { .sched_priority = 1 }, other = { .sched_priority = 0 };
+	struct ktimespec to = { 0, 500000000 };
+	int n = sizeof(x->entry) / sizeof(x->entry[0]);
+	int fd[2], i;
+	pthread_t w;
+	pid_t pid;
+	char c = 0;
+
+	x->head.list.next = &x->entry[0].next;
+	x->head.futex_offset = offsetof(struct owner_exiting, entry[0].futex) -
+			       offsetof(struct owner_exiting, entry[0].next);
+	x->head.list_op_pending = NULL;
+	for (i = 0; i < n; i++)
+		x->entry[i].next.next = i + 1 < n ? &x->entry[i + 1].next : &x->head.list;
+	if (pipe(fd)) {
+		munmap(x, 4096);
+		return;
+	}
+	if (requeue)
+		pthread_create(&w, NULL, requeue_pi_waiter, x->pi);
+
+	pid = fork();
+	if (pid == 0) {
+		if (read(fd[0], &c, 1) == 1)
+			syscall(SYS_set_robust_list, &x->head, sizeof(x->head));
+		_exit(0);
+	}
+	if (pid > 0) {
+		x->entry[0].futex = pid | FUTEX_WAITERS;
+		x->pi[1] = pid;
+		if (requeue)
+			msleep(10);	/* the waiter is queued on pi[0] */
+		sched_setscheduler(0, SCHED_FIFO, &fifo);	/* without it: wakeup preemption */
+		if (write(fd[1], &c, 1) == 1)
+			futex(&x->entry[0].futex, FUTEX_WAIT, pid | FUTEX_WAITERS, &to, NULL, 0);
+		if (requeue)
+			futex(&x->pi[0], FUTEX_CMP_REQUEUE_PI, 1, (void *)1L, &x->pi[1], 0);
+		else
+			futex(&x->pi[1], FUTEX_TRYLOCK_PI, 0, NULL, NULL, 0);
+		sched_setscheduler(0, SCHED_OTHER, &other);
+		waitpid(pid, NULL, 0);
+	}
+	if (requeue) {
+		/* free now: the waiter gets it and leaves */
+		x->pi[1] = 0;
+		futex(&x->pi[0], FUTEX_CMP_REQUEUE_PI, 1, (void *)1L, &x->pi[1], 0);
+		pthread_join(w, NULL);
+	}
+	close(fd[0]);
+	close(fd[1]);
+	munmap(x, 4096);
+}
+
+static void s_pi_owner_exiting(void)
+{
+	owner_exiting_once(0);
+	owner_exiting_once(1);
+}
+
 /* Shared futexes on a read-only private anonymous mapping and on a file. */
 static void s_shared(void)
 {
@@ -547,12 +807,19 @@ struct scenario {
 
 static const struct scenario scenarios[] = {
 	{ "wake_op", s_wake_op },
+	{ "wake_op_bad", s_wake_op_bad },
 	{ "robust", s_robust },
 	{ "get_robust_list", s_get_robust_list },
+	{ "get_robust_list_err", s_get_robust_list_err },
 	{ "pi", s_pi },
+	{ "pi_trylock_busy", s_pi_trylock_busy },
+	{ "pi_kthread", s_pi_kthread },
+	{ "pi_bad_owner", s_pi_bad_owner },
+	{ "pi_deadlock", s_pi_deadlock },
 	{ "waitv", s_waitv },
 	{ "timeouts", s_timeouts },
 	{ "requeue", s_requeue },
+	{ "pi_owner_exiting", s_pi_owner_exiting },
 	{ "shared", s_shared },
 };
 
