@@ -105,7 +105,12 @@ make -s -C "$repo/tools/futex-fault-report" >/dev/null
 
 # ------------------------------------------------------------ 1. Ctrl-C
 echo "# 1. Ctrl-C during the site runs"
-setsid "$CAMPAIGN" -o "$C" -s "$SITES" --no-report >"$T/1.log" 2>&1 &
+# A background job of a script starts with SIGINT ignored, which no trap can
+# undo: restore the default, as in a terminal, and give it its own group.
+python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.setsid()
+os.execvp(sys.argv[1], sys.argv[1:])' "$CAMPAIGN" -o "$C" -s "$SITES" --no-report >"$T/1.log" 2>&1 &
 pid=$!
 # the baseline and map take about 3 min; then interrupt during a run
 wait_for 900 site_runs_done
