@@ -163,6 +163,8 @@ static void s_wake_op_bad(void)
 {
 	uint32_t *f = map_words(0);
 
+	/* fault the page in: ENOSYS should be the only error on the way */
+	f[0] = f[1] = 0;
 	futex(&f[0], FUTEX_WAKE_OP | FUTEX_PRIVATE_FLAG, 1, (void *)1L, &f[1],
 	      FUTEX_OP(7, 1, FUTEX_OP_CMP_EQ, 0));
 	futex(&f[0], FUTEX_WAKE_OP | FUTEX_PRIVATE_FLAG, 1, (void *)1L, &f[1],
