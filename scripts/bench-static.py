@@ -3,6 +3,7 @@
 """Static cost of the futex fault sites, read from the built objects.
 
 usage: bench-static.py --sites FAULT_SITES_H --out STATIC.json NAME=OBJDIR...
+       bench-static.py --show OBJECT:FUNCTION NAME=OBJDIR...
 
 For every function of kernel/futex/*.o in every OBJDIR (a kernel build tree):
 
@@ -18,6 +19,12 @@ For every function of kernel/futex/*.o in every OBJDIR (a kernel build tree):
 and, per build, the __jump_table entries of every futex fault site and the
 .text size of every object and of vmlinux.  Everything is parsed from
 objdump -drw and readelf -rsSW: no debug information needed.
+
+--show prints one function of every build instruction by instruction ('*' on
+the non-injecting path, 'N' a site's NOP, blank only reachable by injecting)
+and then, per build after the first, how the path's instructions differ from
+the first build's by kind: what docs/bench.md's "What the extra
+instructions are" is read from.
 """
 
 import argparse
@@ -283,6 +290,8 @@ def walk(obj, func, nop_at, site_nops):
         "jump_entries": sum(1 for w in site_nops if inside(w)),
         "calls": calls,
         "incomplete": incomplete,
+        "_path": seen,
+        "_parts": parts,
     }
 
 
@@ -343,6 +352,7 @@ def analyse_build(objdir, sites):
             if f[1].startswith(".init") or ".cold" in f[0]:
                 continue
             r = walk(obj, f, nops, site_at & nops)
+            del r["_path"], r["_parts"]
             r["object"] = o
             funcs["%s:%s" % (o, f[0])] = r
     # calls reachable without injecting, through the futex functions called
@@ -377,12 +387,81 @@ def analyse_build(objdir, sites):
     return res
 
 
+def kind(insn):
+    """A coarse class of an instruction, for counting what a path gained."""
+    m, ops = insn.mnem, insn.ops
+    if m == "jmp":
+        return "jmp"
+    if m.startswith("j"):
+        return "jcc"
+    if m.startswith("mov") and "(" not in ops and "$" not in ops and "%gs" not in ops:
+        return "mov reg,reg"
+    if m.startswith("mov") and re.search(r",[^,]*\(", ops):
+        return "store"
+    if m.startswith("mov") and "(" in ops:
+        return "load"
+    if m.startswith("mov"):
+        return "mov imm/%gs"
+    return m
+
+
+def show(target, builds):
+    """Print one function's code in every build, its path marked, and how the
+    path's instruction kinds differ from the first build's."""
+    o, _, fname = target.partition(":")
+    counts = []
+    for b in builds:
+        name, _, objdir = b.partition("=")
+        path = os.path.join(objdir, "kernel/futex/%s.o" % o)
+        obj = Object(path)
+        site_nops = set()
+        for sec, addr, key, add in obj.jump_entries():
+            insn = obj.insns.get(sec, {}).get(addr)
+            if insn is not None and insn.mnem.startswith(("nop", "xchg")):
+                site_nops.add((sec, addr))
+        funcs = [f for f in obj.functions() if f[0] == fname]
+        print("==== %s: %s %s" % (name, path, fname))
+        if not funcs:
+            print("(no such function)")
+            counts.append((name, {}))
+            continue
+        r = walk(obj, funcs[0], site_nops, site_nops)
+        c = {}
+        for sec, a0, a1 in r["_parts"]:
+            for a in sorted(x for x in obj.insns.get(sec, {}) if a0 <= x < a1):
+                insn = obj.insns[sec][a]
+                w = (sec, a)
+                mark = "N" if w in site_nops else "*" if w in r["_path"] else " "
+                rel = "  <%s%+d>" % (insn.reloc[2], insn.reloc[3]) if insn.reloc else ""
+                print("%s %s+0x%x\t%s %s%s" % (mark, fname if sec == funcs[0][1] else sec,
+                                                a - (funcs[0][2] if sec == funcs[0][1] else 0),
+                                                insn.mnem, insn.ops, rel))
+                if mark != " ":
+                    k = "site NOP" if mark == "N" else kind(insn)
+                    c[k] = c.get(k, 0) + 1
+        print("%d instructions on the non-injecting path" % len(r["_path"]))
+        counts.append((name, c))
+    base_name, base = counts[0]
+    for name, c in counts[1:]:
+        d = {k: c.get(k, 0) - base.get(k, 0) for k in set(c) | set(base)}
+        d = {k: v for k, v in d.items() if v}
+        print("%s - %s: %+d: %s" % (name, base_name, sum(d.values()),
+                                   ", ".join("%s %+d" % (k, d[k]) for k in sorted(d)) or "same"))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sites", required=True, help="kernel/futex/fault_sites.h")
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--sites", help="kernel/futex/fault_sites.h")
+    ap.add_argument("--out")
+    ap.add_argument("--show", metavar="OBJECT:FUNCTION",
+                    help="print this function of every build and what its path gained")
     ap.add_argument("builds", nargs="+", metavar="NAME=OBJDIR")
     args = ap.parse_args()
+    if args.show:
+        show(args.show, args.builds)
+        return
+    if not args.sites or not args.out:
+        ap.error("--sites and --out are needed (or --show)")
     sites = read_sites(args.sites)
     if not sites:
         sys.exit("bench-static: no FUTEX_FAULT_SITE() in %s" % args.sites)
