@@ -41,7 +41,7 @@ series: kernel
 	$(FF) series
 
 bench: kernel
-	scripts/bench
+	BENCH_COMMAND="make bench" scripts/bench
 
 clean:
 	rm -rf build/obj build/runs build/selftests
