@@ -1,0 +1,2198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debugfs-fuzz: hostile input to the futex fault-injection debugfs files.
+ *
+ * Every file of static_keys/futex_fault/ (one per site, and "all"), the
+ * fail_futex/sites table, fail_futex/reset and the fail_futex attributes the
+ * sites rely on get inputs of several classes: valid values, random bytes,
+ * numbers with trailing junk, negative numbers, overflows, embedded NULs,
+ * white space, odd prefixes, 1 MiB buffers, one byte per write(), pwrite()
+ * at offsets, writev(), unreadable buffers, empty writes, reads of every
+ * shape, and several processes and threads writing to one file at once.
+ *
+ * Each write's result is checked against a model of what the file accepts
+ * (its parser, emulated here) and the state read back afterwards against the
+ * model's state: a rejected write must change nothing, an accepted one must
+ * take effect, the site table, the key files and "all" must agree.  What the
+ * kernel does beyond the documentation (Documentation/fault-injection/
+ * futex-fault.rst) is reported as a note, a failure only with -S.  A long
+ * loop of writes at the end checks that nothing leaks (Slab and MemFree of
+ * /proc/meminfo, and kmemleak when the kernel has it).
+ *
+ * Run as root in a guest whose kernel has CONFIG_FAIL_FUTEX.  Exit status 0
+ * when no check failed, 1 when one did, 2 on a usage or set-up error.
+ */
+
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define FF_DEBUGFS	"/sys/kernel/debug"
+#define FF_KEYS		FF_DEBUGFS "/static_keys/futex_fault"
+#define FF_ATTR		FF_DEBUGFS "/fail_futex"
+#define FF_SITES	FF_ATTR "/sites"
+#define FF_RESET	FF_ATTR "/reset"
+#define FF_MAKE_IT_FAIL	"/proc/thread-self/make-it-fail"
+
+#define FF_MAX_SITES	128
+#define FF_NAME_LEN	64
+#define FF_HUGE		(1 << 20)	/* the "huge" writes: 1 MiB */
+#define FF_KEY_MAX_LEN	8		/* longest write a key file parses */
+#define FF_ATTR_BUF	23		/* bytes simple_attr_write() parses */
+#define FF_BOOL_BUF	3		/* bytes kstrtobool_from_user() parses */
+#define FF_EXAMPLES	3		/* examples kept per note */
+#define FF_SHOW		40		/* bytes of an input shown */
+#define FF_KERNEL_PTR	((void *)0xffffffff81000000UL)
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
+/* ------------------------------------------------------------- targets */
+
+enum kind {
+	K_KEY,		/* static_keys/futex_fault/<site>: 0 or 1 */
+	K_ALL,		/* static_keys/futex_fault/all: 0 or 1, reads the count */
+	K_SITES,	/* fail_futex/sites: the table, read-only */
+	K_RESET,	/* fail_futex/reset: anything zeroes the counters */
+	K_UL,		/* unsigned long attribute (simple_attr, kstrtoull) */
+	K_U32,		/* u32 attribute (simple_attr, kstrtoull, truncated) */
+	K_ATOMIC,	/* atomic_t attribute (simple_attr, kstrtoll, truncated) */
+	K_BOOL,		/* bool attribute (kstrtobool, always returns count) */
+};
+
+/* The fail_futex attributes: the standard fault_attr ones and ours */
+static const struct {
+	const char *name;
+	enum kind kind;
+} ff_attrs[] = {
+	{ "probability", K_UL },
+	{ "interval", K_UL },
+	{ "times", K_ATOMIC },
+	{ "space", K_ATOMIC },
+	{ "verbose", K_UL },
+	{ "verbose_ratelimit_interval_ms", K_U32 },
+	{ "verbose_ratelimit_burst", K_U32 },
+	{ "task-filter", K_BOOL },
+	{ "ignore-private", K_BOOL },
+	{ "stacktrace-depth", K_UL },	/* only with STACKTRACE_FILTER */
+};
+
+enum class {
+	C_VALID, C_GARBAGE, C_JUNK, C_NEG, C_OVERFLOW, C_NUL, C_SPACE, C_PREFIX,
+	C_HUGE, C_BYTES, C_PWRITE, C_WRITEV, C_BADPTR, C_EMPTY, C_READ, C_CONCUR,
+	C_LEAK, NR_CLASSES
+};
+
+static const char * const class_name[NR_CLASSES] = {
+	"valid", "garbage", "junk", "neg", "ovfl", "nul", "space", "prefix",
+	"huge", "bytes", "pwrite", "writev", "badptr", "empty", "read", "concur",
+	"leak",
+};
+
+struct target {
+	char name[FF_NAME_LEN + 32];	/* relative to debugfs */
+	char path[PATH_MAX];
+	enum kind kind;
+	int site;			/* K_KEY: row in the site table */
+	int attr;			/* K_UL..K_BOOL: index in model.attr */
+	unsigned long tried[NR_CLASSES];
+	unsigned long accepted;
+	unsigned long failed;
+};
+
+/* --------------------------------------------------------------- notes */
+
+/* What the kernel does beyond the documentation: reported, not failed */
+enum note {
+	N_KEY_LENIENT, N_KEY_ERRNO, N_OFFSET, N_RESET_EMPTY, N_RESET_BADPTR,
+	N_BOOL_SILENT, N_ATTR_PREFIX, N_ATTR_WRAP, N_SITES_OPEN, NR_NOTES
+};
+
+static const struct {
+	const char *what;
+	bool ours;	/* our code (-S makes it a failure) or standard debugfs */
+} note_desc[NR_NOTES] = {
+	[N_KEY_LENIENT] = { "a key file accepted input the documentation calls invalid "
+			    "(\"Takes 0 or 1 (a trailing newline is accepted). Anything "
+			    "else fails with EINVAL\")", true },
+	[N_KEY_ERRNO] = { "a key file returned EINVAL for an unreadable buffer "
+			  "(write(2) and the kernel's convention: EFAULT)", true },
+	[N_OFFSET] = { "a key file took a pwrite() at a non-zero offset as if at 0", true },
+	[N_RESET_EMPTY] = { "a zero-length write to reset zeroed the counters", true },
+	[N_RESET_BADPTR] = { "reset accepted an unreadable buffer and zeroed the counters",
+			     true },
+	[N_BOOL_SILENT] = { "a bool attribute returned success for invalid input and "
+			    "kept its value (debugfs_write_file_bool)", false },
+	[N_ATTR_PREFIX] = { "a numeric attribute parsed only the first 23 bytes of a "
+			    "longer write and accepted it (simple_attr_write)", false },
+	[N_ATTR_WRAP] = { "a u32/atomic_t attribute stored a truncated value "
+			  "(debugfs u32/atomic_t)", false },
+	[N_SITES_OPEN] = { "the read-only sites table could be opened for writing "
+			   "(root; the write fails)", false },
+};
+
+struct note_rec {
+	unsigned long n;
+	int nex;
+	char ex[FF_EXAMPLES][160];
+};
+
+/* -------------------------------------------------------------- state */
+
+struct ff_site {
+	char name[FF_NAME_LEN];
+	int enabled;
+	long hits;
+	long injected;
+};
+
+/* What the files should read: the fuzzer's model of the kernel's state */
+struct model {
+	int nr_sites;
+	struct ff_site site[FF_MAX_SITES];
+	long long attr[ARRAY_SIZE(ff_attrs)];
+	bool have_attr[ARRAY_SIZE(ff_attrs)];
+};
+
+struct fuzz {
+	uint64_t seed;
+	uint64_t rng;
+	unsigned int per_file;		/* inputs per file */
+	unsigned int leak_loops;	/* writes per half of the leak loop */
+	unsigned int nproc, nthread;	/* concurrent writers */
+	double deadline;		/* monotonic seconds */
+	bool strict;
+	bool verbose;
+	bool timed_out;
+
+	struct target *t;
+	int nr_targets;
+	struct model m;
+	struct model saved;		/* what we found, put back at the end */
+
+	char *huge;			/* FF_HUGE + 1 bytes of scratch */
+	char *guard;			/* a page readable, then a PROT_NONE page */
+	long page;
+
+	unsigned long failures;
+	struct note_rec notes[NR_NOTES];
+};
+
+static struct fuzz F;
+
+/* ---------------------------------------------------------------- misc */
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* xorshift64*: small, fast and the same everywhere for a given seed */
+static uint64_t rnd64(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545f4914f6cdd1dULL;
+}
+
+/* The stream of the calling thread: F.rng, or its own for concurrent writers */
+static __thread uint64_t *rng_state;
+
+static uint64_t rnd(void)
+{
+	return rnd64(rng_state ? rng_state : &F.rng);
+}
+
+static unsigned int rnd_below(unsigned int n)
+{
+	return n ? rnd() % n : 0;
+}
+
+/* Print @buf (@len bytes) C-escaped into @out, cut after FF_SHOW bytes */
+static const char *show(char *out, size_t size, const char *buf, size_t len)
+{
+	size_t i, o = 0;
+
+	o += snprintf(out + o, size - o, "\"");
+	for (i = 0; i < len && i < FF_SHOW && o + 8 < size; i++) {
+		unsigned char c = buf[i];
+
+		if (c == '\n')
+			o += snprintf(out + o, size - o, "\\n");
+		else if (c == '"' || c == '\\')
+			o += snprintf(out + o, size - o, "\\%c", c);
+		else if (isprint(c))
+			o += snprintf(out + o, size - o, "%c", c);
+		else
+			o += snprintf(out + o, size - o, "\\x%02x", c);
+	}
+	snprintf(out + o, size - o, "\"%s", len > FF_SHOW ? "..." : "");
+	if (len > FF_SHOW) {
+		o = strlen(out);
+		snprintf(out + o, size - o, " (%zu bytes)", len);
+	}
+	return out;
+}
+
+static void fail(struct target *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	F.failures++;
+	if (t)
+		t->failed++;
+	fprintf(stderr, "FAIL: %s: ", t ? t->name : "-");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void note(enum note n, struct target *t, const char *fmt, ...)
+{
+	struct note_rec *r = &F.notes[n];
+	va_list ap;
+	int len;
+
+	r->n++;
+	if (r->nex == FF_EXAMPLES)
+		return;
+	len = snprintf(r->ex[r->nex], sizeof(r->ex[0]), "%s: ", t->name);
+	va_start(ap, fmt);
+	vsnprintf(r->ex[r->nex] + len, sizeof(r->ex[0]) - len, fmt, ap);
+	va_end(ap);
+	r->nex++;
+}
+
+/* ------------------------------------------------------------ file I/O */
+
+static ssize_t read_file(const char *path, char *buf, size_t size)
+{
+	ssize_t n, len = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	while ((size_t)len < size - 1) {
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0) {
+			len = -errno;
+			break;
+		}
+		if (!n)
+			break;
+		len += n;
+	}
+	close(fd);
+	if (len >= 0)
+		buf[len] = '\0';
+	return len;
+}
+
+static int write_str(const char *path, const char *val)
+{
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != strlen(val))
+		ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+static int attr_path(char *path, size_t size, const char *attr)
+{
+	return snprintf(path, size, FF_ATTR "/%s", attr);
+}
+
+static int set_attr(const char *attr, const char *val)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	attr_path(path, sizeof(path), attr);
+	ret = write_str(path, val);
+	if (ret)
+		fprintf(stderr, "debugfs-fuzz: cannot write %s to %s: %s\n", val, path,
+			strerror(-ret));
+	return ret;
+}
+
+/* ------------------------------------------------------- kernel state */
+
+/* Parse the site table into @s.  Return: the number of sites or -errno. */
+static int read_table(struct ff_site *s, int max, char *bad, size_t badsize)
+{
+	static char buf[64 * 1024];
+	char *line, *save;
+	ssize_t len;
+	int n = 0;
+
+	len = read_file(FF_SITES, buf, sizeof(buf));
+	if (len < 0)
+		return len;
+	if ((size_t)len == sizeof(buf) - 1)
+		return -E2BIG;
+	line = strtok_r(buf, "\n", &save);
+	if (!line || strcmp(line, "# name file line function errno enabled hits injected")) {
+		snprintf(bad, badsize, "header: %s", line ? line : "(none)");
+		return -EINVAL;
+	}
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		char file[128], func[128], err[32], tail;
+		unsigned int lineno;
+
+		if (n == max)
+			return -E2BIG;
+		/* name file line function errno enabled hits injected */
+		if (sscanf(line, "%63s %127s %u %127s %31s %d %ld %ld %c", s[n].name, file,
+			   &lineno, func, err, &s[n].enabled, &s[n].hits, &s[n].injected,
+			   &tail) != 8 || strncmp(file, "kernel/futex/", 13) ||
+		    strncmp(err, "E", 1) || (s[n].enabled != 0 && s[n].enabled != 1) ||
+		    s[n].hits < 0 || s[n].injected < 0) {
+			snprintf(bad, badsize, "line %d: %s", n + 2, line);
+			return -EINVAL;
+		}
+		n++;
+	}
+	return n;
+}
+
+/* What a key file or "all" reads: 0 or more, or -errno */
+static long read_num(const char *path, bool sign)
+{
+	char buf[64], *end;
+	long long v;
+	ssize_t len;
+
+	len = read_file(path, buf, sizeof(buf));
+	if (len < 0)
+		return len;
+	if (len < 2 || buf[len - 1] != '\n')
+		return -EPROTO;
+	buf[len - 1] = '\0';
+	errno = 0;
+	v = sign ? strtoll(buf, &end, 10) : (long long)strtoull(buf, &end, 10);
+	if (errno || *end || end == buf)
+		return -EPROTO;
+	return v;
+}
+
+/* Read attribute @i into @val.  Return: 0 or -errno (-EPROTO: bad format). */
+static int read_attr(unsigned int i, long long *val)
+{
+	char path[PATH_MAX], buf[64], *end;
+	ssize_t len;
+
+	attr_path(path, sizeof(path), ff_attrs[i].name);
+	len = read_file(path, buf, sizeof(buf));
+	if (len < 0)
+		return len;
+	if (ff_attrs[i].kind == K_BOOL) {
+		if (len != 2 || (buf[0] != 'Y' && buf[0] != 'N') || buf[1] != '\n')
+			return -EPROTO;
+		*val = buf[0] == 'Y';
+		return 0;
+	}
+	if (len < 2 || buf[len - 1] != '\n')
+		return -EPROTO;
+	buf[len - 1] = '\0';
+	errno = 0;
+	if (ff_attrs[i].kind == K_ATOMIC)
+		*val = strtoll(buf, &end, 10);
+	else
+		*val = (long long)strtoull(buf, &end, 10);
+	if (errno || *end || end == buf)
+		return -EPROTO;
+	return 0;
+}
+
+static int read_model(struct model *m)
+{
+	char bad[256] = "";
+	unsigned int i;
+
+	m->nr_sites = read_table(m->site, FF_MAX_SITES, bad, sizeof(bad));
+	if (m->nr_sites <= 0) {
+		fprintf(stderr, "debugfs-fuzz: cannot parse %s: %s %s\n", FF_SITES,
+			strerror(-m->nr_sites), bad);
+		return -1;
+	}
+	for (i = 0; i < ARRAY_SIZE(ff_attrs); i++)
+		m->have_attr[i] = !read_attr(i, &m->attr[i]);
+	return 0;
+}
+
+static int key_path(char *path, size_t size, const char *site)
+{
+	return snprintf(path, size, FF_KEYS "/%s", site);
+}
+
+/* What the counters of the site table may do between two checks */
+enum counters {
+	CNT_FIXED,	/* injected stays (nothing can inject), hits may grow */
+	CNT_EXACT,	/* both as the model says (no futex calls, reset) */
+	CNT_FREE,	/* anything, as long as injected <= hits */
+};
+
+/*
+ * The kernel against the model: every site's key in the table and, for
+ * @site (or every site when @all_files), in its key file; "all"; with
+ * @check_attrs the attributes; the counters as @cnt says.  Return: whether
+ * all agreed.
+ */
+static bool check_state(struct target *t, int site, bool all_files, bool check_attrs,
+			enum counters cnt)
+{
+	static struct ff_site now_site[FF_MAX_SITES];
+	char path[PATH_MAX], bad[256] = "";
+	int i, n, enabled = 0;
+	bool ok = true;
+	long v;
+
+	n = read_table(now_site, FF_MAX_SITES, bad, sizeof(bad));
+	if (n != F.m.nr_sites) {
+		fail(t, "site table: %d sites (%s), expected %d %s", n,
+		     n < 0 ? strerror(-n) : "", F.m.nr_sites, bad);
+		return false;
+	}
+	for (i = 0; i < n; i++) {
+		struct ff_site *want = &F.m.site[i], *got = &now_site[i];
+
+		if (strcmp(got->name, want->name)) {
+			fail(t, "site table: row %d is %s, was %s", i, got->name, want->name);
+			return false;
+		}
+		if (got->enabled != want->enabled) {
+			fail(t, "site table: %s enabled %d, expected %d", got->name,
+			     got->enabled, want->enabled);
+			ok = false;
+		}
+		if (got->injected > got->hits) {
+			fail(t, "site table: %s injected %ld > hits %ld", got->name,
+			     got->injected, got->hits);
+			ok = false;
+		}
+		if (cnt != CNT_FREE && got->injected != want->injected) {
+			fail(t, "site table: %s injected %ld, expected %ld", got->name,
+			     got->injected, want->injected);
+			ok = false;
+		}
+		if (cnt == CNT_EXACT && got->hits != want->hits) {
+			fail(t, "site table: %s hits %ld, expected %ld", got->name, got->hits,
+			     want->hits);
+			ok = false;
+		}
+		want->hits = got->hits;
+		want->injected = got->injected;
+		enabled += want->enabled;
+		if (!all_files && i != site)
+			continue;
+		key_path(path, sizeof(path), want->name);
+		v = read_num(path, false);
+		if (v != want->enabled) {
+			fail(t, "%s reads %ld%s, expected %d", path, v,
+			     v < 0 ? " (error)" : "", want->enabled);
+			ok = false;
+		}
+	}
+	v = read_num(FF_KEYS "/all", false);
+	if (v != enabled) {
+		fail(t, "all reads %ld, %d sites are enabled", v, enabled);
+		ok = false;
+	}
+	if (!check_attrs)
+		return ok;
+	for (i = 0; i < (int)ARRAY_SIZE(ff_attrs); i++) {
+		long long val;
+
+		if (!F.m.have_attr[i])
+			continue;
+		if (read_attr(i, &val)) {
+			fail(t, "cannot read %s", ff_attrs[i].name);
+			ok = false;
+		} else if (val != F.m.attr[i]) {
+			fail(t, "%s reads %lld, expected %lld", ff_attrs[i].name, val,
+			     F.m.attr[i]);
+			ok = false;
+			F.m.attr[i] = val;	/* report once */
+		}
+	}
+	return ok;
+}
+
+/* -------------------------------------------------------- the parsers */
+
+/*
+ * The kernel's string to number conversions, emulated: kstrtoull() (with
+ * @plus, a leading '+' is skipped) and _kstrtoull().  Return: 0, -EINVAL or
+ * -ERANGE.
+ */
+static int emu_kstrtoull(const char *s, unsigned int base, unsigned long long *res, bool plus)
+{
+	unsigned long long r = 0;
+	bool overflow = false;
+	unsigned int n = 0;
+
+	if (plus && s[0] == '+')
+		s++;
+	if (!base) {
+		if (s[0] == '0')
+			base = ((s[1] | 0x20) == 'x' && isascii(s[2]) && isxdigit(s[2])) ? 16 : 8;
+		else
+			base = 10;
+	}
+	if (base == 16 && s[0] == '0' && (s[1] | 0x20) == 'x')
+		s += 2;
+	for (;; s++, n++) {
+		unsigned int c = (unsigned char)*s, lc = c | 0x20, v;
+
+		if (c >= '0' && c <= '9')
+			v = c - '0';
+		else if (lc >= 'a' && lc <= 'f')
+			v = lc - 'a' + 10;
+		else
+			break;
+		if (v >= base)
+			break;
+		if ((r & (~0ULL << 60)) && r > (ULLONG_MAX - v) / base)
+			overflow = true;
+		r = r * base + v;
+	}
+	if (overflow)
+		return -ERANGE;
+	if (!n)
+		return -EINVAL;
+	if (*s == '\n')
+		s++;
+	if (*s)
+		return -EINVAL;
+	*res = r;
+	return 0;
+}
+
+static int emu_kstrtoll(const char *s, unsigned int base, long long *res)
+{
+	unsigned long long tmp;
+	int ret;
+
+	if (s[0] == '-') {
+		ret = emu_kstrtoull(s + 1, base, &tmp, false);
+		if (ret)
+			return ret;
+		if ((long long)-tmp > 0)
+			return -ERANGE;
+		*res = -tmp;
+		return 0;
+	}
+	ret = emu_kstrtoull(s, base, &tmp, true);
+	if (ret)
+		return ret;
+	if ((long long)tmp < 0)
+		return -ERANGE;
+	*res = tmp;
+	return 0;
+}
+
+static int emu_kstrtobool(const char *s, bool *res)
+{
+	switch (s[0]) {
+	case 'y': case 'Y': case 't': case 'T': case '1':
+		*res = true;
+		return 0;
+	case 'n': case 'N': case 'f': case 'F': case '0':
+		*res = false;
+		return 0;
+	case 'o': case 'O':
+		if ((s[1] | 0x20) == 'n') {
+			*res = true;
+			return 0;
+		}
+		if ((s[1] | 0x20) == 'f') {
+			*res = false;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* What one write should do */
+struct expect {
+	long ret;		/* the return value: count or -errno */
+	bool effect;		/* the state changes ... */
+	long long val;		/* ... to this (keys, all, attributes) */
+	bool doc_invalid;	/* the documentation calls this input invalid */
+};
+
+/* How a write reaches the kernel */
+struct wr {
+	const char *buf;	/* a user pointer, maybe bad */
+	size_t len;
+	size_t avail;		/* readable bytes at buf (SIZE_MAX: all) */
+	bool kptr;		/* buf is a kernel address */
+};
+
+/* How many bytes of @w can be shown: the readable ones */
+static size_t visible(const struct wr *w)
+{
+	if (w->kptr)
+		return 0;
+	return w->avail == SIZE_MAX || w->len < w->avail ? w->len : w->avail;
+}
+
+/* @len bytes at @buf as the kernel's helpers see them: @cap at most, NUL-terminated */
+static void take(char *s, const struct wr *w, size_t cap)
+{
+	size_t n = w->len < cap ? w->len : cap;
+
+	memcpy(s, w->buf, n);
+	s[n] = '\0';
+}
+
+static bool readable(const struct wr *w, size_t need)
+{
+	return w->avail == SIZE_MAX || need <= w->avail;
+}
+
+/* The documentation's grammar for key files: "0" or "1", then maybe "\n" */
+static bool key_doc_valid(const struct wr *w)
+{
+	if (w->kptr || w->avail != SIZE_MAX)
+		return false;
+	if (w->len == 1)
+		return w->buf[0] == '0' || w->buf[0] == '1';
+	if (w->len == 2)
+		return (w->buf[0] == '0' || w->buf[0] == '1') && w->buf[1] == '\n';
+	return false;
+}
+
+static struct expect expect_write(const struct target *t, const struct wr *w)
+{
+	struct expect e = { .ret = -EINVAL };
+	char s[64];
+
+	if (t->kind == K_SITES)
+		return e;		/* no ->write: vfs_write() says EINVAL */
+	if (w->kptr) {
+		e.ret = -EFAULT;	/* access_ok() in vfs_write() */
+		e.doc_invalid = true;
+		return e;
+	}
+
+	switch (t->kind) {
+	case K_KEY:
+	case K_ALL: {
+		unsigned long long v;
+
+		/* futex_fault_parse(): kstrtouint_from_user(), any error is EINVAL */
+		e.doc_invalid = !key_doc_valid(w);
+		if (!w->len || w->len > FF_KEY_MAX_LEN || !readable(w, w->len))
+			return e;
+		take(s, w, FF_KEY_MAX_LEN);
+		if (emu_kstrtoull(s, 10, &v, true) || v > 1)
+			return e;
+		e.ret = w->len;
+		e.effect = true;
+		e.val = v;
+		return e;
+	}
+	case K_RESET:
+		/* the buffer is never read */
+		e.ret = w->len;
+		e.effect = true;
+		return e;
+	case K_BOOL: {
+		bool b;
+
+		/* debugfs_write_file_bool(): count, whatever kstrtobool said */
+		e.ret = w->len;
+		if (!readable(w, w->len < FF_BOOL_BUF ? w->len : FF_BOOL_BUF))
+			return e;
+		take(s, w, FF_BOOL_BUF);
+		if (emu_kstrtobool(s, &b))
+			return e;
+		e.effect = true;
+		e.val = b;
+		return e;
+	}
+	case K_UL:
+	case K_U32:
+	case K_ATOMIC: {
+		unsigned long long u;
+		long long l;
+		int ret;
+
+		/* simple_attr_write(): the first 23 bytes, kstrto(u)ll(s, 0) */
+		if (!readable(w, w->len < FF_ATTR_BUF ? w->len : FF_ATTR_BUF)) {
+			e.ret = -EFAULT;
+			return e;
+		}
+		take(s, w, FF_ATTR_BUF);
+		if (t->kind == K_ATOMIC) {
+			ret = emu_kstrtoll(s, 0, &l);
+			u = l;
+		} else {
+			ret = emu_kstrtoull(s, 0, &u, true);
+		}
+		if (ret) {
+			e.ret = ret;
+			return e;
+		}
+		e.ret = w->len;
+		e.effect = true;
+		if (t->kind == K_U32)
+			e.val = (uint32_t)u;
+		else if (t->kind == K_ATOMIC)
+			e.val = (int32_t)u;
+		else
+			e.val = (long long)u;
+		return e;
+	}
+	default:
+		return e;
+	}
+}
+
+/* The model after a write with @e on @t */
+static void model_apply(const struct target *t, const struct expect *e)
+{
+	int i;
+
+	if (!e->effect || e->ret < 0)
+		return;
+	switch (t->kind) {
+	case K_KEY:
+		F.m.site[t->site].enabled = e->val;
+		break;
+	case K_ALL:
+		for (i = 0; i < F.m.nr_sites; i++)
+			F.m.site[i].enabled = e->val;
+		break;
+	case K_RESET:
+		for (i = 0; i < F.m.nr_sites; i++) {
+			F.m.site[i].hits = 0;
+			F.m.site[i].injected = 0;
+		}
+		break;
+	case K_UL:
+	case K_U32:
+	case K_ATOMIC:
+	case K_BOOL:
+		F.m.attr[t->attr] = e->val;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Notes on an accepted or rejected write, as the kernel did it */
+static void notes_for(struct target *t, const struct wr *w, const struct expect *e,
+		      enum class c)
+{
+	char sh[FF_SHOW * 4 + 32];
+
+	if (t->kind == K_KEY || t->kind == K_ALL) {
+		if (e->ret >= 0 && e->doc_invalid)
+			note(N_KEY_LENIENT, t, "%s -> %lld", show(sh, sizeof(sh), w->buf, visible(w)),
+			     e->val);
+		if (!w->kptr && w->avail != SIZE_MAX && e->ret == -EINVAL && w->len &&
+		    w->len <= FF_KEY_MAX_LEN)
+			note(N_KEY_ERRNO, t, "%zu bytes, %zu readable: EINVAL", w->len, w->avail);
+		if (c == C_PWRITE && e->ret >= 0)
+			note(N_OFFSET, t, "%s", show(sh, sizeof(sh), w->buf, visible(w)));
+	}
+	if (t->kind == K_RESET && !w->len)
+		note(N_RESET_EMPTY, t, "write(fd, buf, 0) returned 0");
+	if (t->kind == K_RESET && w->avail != SIZE_MAX && !w->kptr)
+		note(N_RESET_BADPTR, t, "%zu bytes, %zu readable: returned %ld", w->len,
+		     w->avail, e->ret);
+	if (t->kind == K_BOOL && !e->effect && e->ret >= 0 && w->len)
+		note(N_BOOL_SILENT, t, "%s -> %ld", show(sh, sizeof(sh), w->buf, visible(w)),
+		     e->ret);
+	if ((t->kind == K_UL || t->kind == K_U32 || t->kind == K_ATOMIC) && e->ret >= 0) {
+		if (w->len > FF_ATTR_BUF)
+			note(N_ATTR_PREFIX, t, "%s -> %lld", show(sh, sizeof(sh), w->buf, visible(w)),
+			     e->val);
+		if (t->kind != K_UL) {
+			char s[64];
+			long long l;
+			unsigned long long u;
+
+			take(s, w, FF_ATTR_BUF);
+			if (t->kind == K_U32 && !emu_kstrtoull(s, 0, &u, true) && u > UINT32_MAX)
+				note(N_ATTR_WRAP, t, "%s -> %lld", show(sh, sizeof(sh), w->buf,
+									visible(w)), e->val);
+			if (t->kind == K_ATOMIC && !emu_kstrtoll(s, 0, &l) &&
+			    (l > INT32_MAX || l < INT32_MIN))
+				note(N_ATTR_WRAP, t, "%s -> %lld", show(sh, sizeof(sh), w->buf,
+									visible(w)), e->val);
+		}
+	}
+}
+
+/* ------------------------------------------------------ input makers */
+
+static const char * const pool_neg[] = {
+	"-1", "-0", "-1\n", "--1", "-0x1", "-", "-\n", "- 1", "-01", "-2147483648",
+	"-2147483649", "-4294967296", "-9223372036854775808", "-9223372036854775809",
+	"-18446744073709551615", "-+1", "+-1",
+};
+
+static const char * const pool_overflow[] = {
+	"2", "10", "4294967295", "4294967296", "4294967297", "2147483647", "2147483648",
+	"9223372036854775807", "9223372036854775808", "18446744073709551615",
+	"18446744073709551616", "99999999999999999999", "0xffffffff", "0x100000001",
+	"0xffffffffffffffff", "0x10000000000000000", "01777777777777777777777",
+	"02000000000000000000000", "0000000000000000000000000001", "340282366920938463463374607431768211456",
+};
+
+static const char * const pool_space[] = {
+	" 1", "1 ", "\t1", "1\t", "1\n\n", "\n", "\n1", "1\r\n", "1\r", " ", "0 \n", "\v0",
+	"1\n ", " \n",
+};
+
+static const char * const pool_prefix[] = {
+	"+1", "+0", "+1\n", "01", "00", "001\n", "0x1", "0X0", "0x", "0b1", "0o1", "00000001",
+	"000000001", "+0000001", "1e0", "1.0", "+", "0x0\n", "0xg", "08", "010", "0x1p0",
+	"Y", "N", "y", "n", "on", "off", "true", "false", "ON", "oF", "o", "t", "f",
+};
+
+static const char * const pool_junk_tail[] = {
+	"x", "abc", " ", "\n\n", "\r", "0", "1", "\t", ".", "\xff", "\x80", ",1", ";", "\\n",
+};
+
+static const char * const pool_bool_valid[] = {
+	"Y", "N", "y", "n", "1", "0", "Y\n", "N\n", "on", "off", "On", "oFF", "t", "F",
+	"true", "false", "yes", "no",
+};
+
+/* A valid value for @t, as a string into @s */
+static size_t make_valid(const struct target *t, char *s, size_t size)
+{
+	uint64_t v = rnd();
+
+	switch (t->kind) {
+	case K_KEY:
+	case K_ALL:
+	case K_SITES:
+		return snprintf(s, size, "%u%s", (unsigned int)(v & 1), (v & 2) ? "\n" : "");
+	case K_RESET:
+		return snprintf(s, size, "%s", (v & 1) ? "1" : "reset\n");
+	case K_BOOL:
+		return snprintf(s, size, "%s", pool_bool_valid[rnd_below(ARRAY_SIZE(pool_bool_valid))]);
+	case K_U32:
+		v = (uint32_t)v;
+		break;
+	case K_ATOMIC:
+		v = (int32_t)v;
+		if (rnd_below(4) == 0)
+			return snprintf(s, size, "%d%s", (int32_t)v, (v & 2) ? "\n" : "");
+		break;
+	default:
+		break;
+	}
+	/* keep the fault_attr values small now and then */
+	if (rnd_below(2))
+		v %= 200;
+	switch (rnd_below(4)) {
+	case 0:
+		return snprintf(s, size, "%#llx", (unsigned long long)v);
+	case 1:
+		return snprintf(s, size, "0%llo", (unsigned long long)v);
+	case 2:
+		return snprintf(s, size, "%llu\n", (unsigned long long)v);
+	default:
+		return snprintf(s, size, "%llu", (unsigned long long)v);
+	}
+}
+
+static size_t pick(const char * const *pool, size_t n, char *s, size_t size)
+{
+	return snprintf(s, size, "%s", pool[rnd_below(n)]);
+}
+
+#define PICK(pool, s, size)	pick(pool, ARRAY_SIZE(pool), s, size)
+
+/*
+ * An input of class @c for @t into @s (at least 256 bytes, FF_HUGE for
+ * C_HUGE).  Return: its length.
+ */
+static size_t make_input(const struct target *t, enum class c, char *s, size_t size)
+{
+	size_t len, i, n;
+
+	switch (c) {
+	case C_VALID:
+		return make_valid(t, s, size);
+	case C_GARBAGE:
+		len = 1 + rnd_below(64);
+		for (i = 0; i < len; i++)
+			s[i] = rnd();
+		return len;
+	case C_JUNK:
+		len = make_valid(t, s, size);
+		if (len && s[len - 1] == '\n' && rnd_below(2))
+			len--;
+		n = 1 + rnd_below(3);
+		for (i = 0; i < n; i++)
+			len += snprintf(s + len, size - len, "%s",
+					pool_junk_tail[rnd_below(ARRAY_SIZE(pool_junk_tail))]);
+		return len;
+	case C_NEG:
+		return PICK(pool_neg, s, size);
+	case C_OVERFLOW:
+		if (rnd_below(4) == 0) {
+			len = 20 + rnd_below(40);
+			for (i = 0; i < len; i++)
+				s[i] = '0' + rnd_below(10);
+			s[0] = '1' + rnd_below(9);
+			return len;
+		}
+		return PICK(pool_overflow, s, size);
+	case C_NUL:
+		switch (rnd_below(5)) {
+		case 0:
+			memset(s, 0, 9);
+			return 1 + rnd_below(9);	/* all NULs */
+		case 1:
+			len = make_valid(t, s + 1, size - 1);
+			s[0] = '\0';
+			return len + 1;
+		case 2:
+			len = make_valid(t, s, size);
+			n = 1 + rnd_below(8);
+			memset(s + len, 0, n);
+			return len + n;
+		default:
+			len = make_valid(t, s, size);
+			s[len++] = '\0';
+			len += snprintf(s + len, size - len, "%s",
+					pool_junk_tail[rnd_below(ARRAY_SIZE(pool_junk_tail))]);
+			return len;
+		}
+	case C_SPACE:
+		return PICK(pool_space, s, size);
+	case C_PREFIX:
+		return PICK(pool_prefix, s, size);
+	case C_HUGE:
+		len = FF_HUGE;
+		switch (rnd_below(5)) {
+		case 0:			/* digits that would parse */
+			memset(s, '0', len);
+			s[len - 1] = '1';
+			break;
+		case 1:			/* a valid value, then junk */
+			memset(s, 'z', len);
+			n = make_valid(t, s, 64);
+			s[n] = 'z';
+			break;
+		case 2:			/* a valid value, then NULs */
+			memset(s, 0, len);
+			make_valid(t, s, 64);
+			break;
+		case 3:			/* a valid value, then newlines */
+			memset(s, '\n', len);
+			n = make_valid(t, s, 64);
+			s[n] = '\n';
+			break;
+		default:		/* random bytes */
+			for (i = 0; i < len; i += 8) {
+				uint64_t r = rnd();
+
+				memcpy(s + i, &r, 8);
+			}
+			break;
+		}
+		return len;
+	default:
+		/* bytes, pwrite, writev: any small input */
+		return make_input(t, (enum class)rnd_below(C_PREFIX + 1), s, size);
+	}
+}
+
+/* -------------------------------------------------------- doing writes */
+
+static ssize_t do_write(int fd, const void *buf, size_t len)
+{
+	ssize_t n = write(fd, buf, len);
+
+	return n < 0 ? -errno : n;
+}
+
+/*
+ * seq_open() clears FMODE_PWRITE, simple_attr_open() opens non-seekable:
+ * pwrite() is ESPIPE there.
+ */
+static bool no_pwrite(const struct target *t)
+{
+	return t->kind == K_SITES || t->kind == K_UL || t->kind == K_U32 || t->kind == K_ATOMIC;
+}
+
+/*
+ * One write of @w to @t on a fresh descriptor, checked against the model.
+ * Return: the write's result.
+ */
+static long one_write(struct target *t, int fd, const struct wr *w, enum class c, off_t off,
+		      bool use_pwrite)
+{
+	char sh[FF_SHOW * 4 + 32];
+	struct expect e = expect_write(t, w);
+	long got;
+
+	if (use_pwrite) {
+		got = pwrite(fd, w->buf, w->len, off);
+		got = got < 0 ? -errno : got;
+		if (off < 0)
+			e = (struct expect){ .ret = -EINVAL };	/* ksys_pwrite64() */
+		else if (no_pwrite(t))
+			e = (struct expect){ .ret = -ESPIPE };
+		else if ((unsigned long long)off + w->len > LLONG_MAX)
+			e = (struct expect){ .ret = -EINVAL };	/* rw_verify_area() */
+	} else {
+		got = do_write(fd, w->buf, w->len);
+	}
+	if (got != e.ret) {
+		fail(t, "%s write %s: returned %ld (%s), expected %ld (%s)", class_name[c],
+		     show(sh, sizeof(sh), w->buf, visible(w)), got,
+		     got < 0 ? strerror(-got) : "ok", e.ret, e.ret < 0 ? strerror(-e.ret) : "ok");
+		/* the kernel's answer decides what the state is now */
+		if (got < 0)
+			e.effect = false;
+		e.ret = got;
+	}
+	if (got >= 0)
+		t->accepted++;
+	notes_for(t, w, &e, c);
+	model_apply(t, &e);
+	return got;
+}
+
+static int open_target(struct target *t, int flags)
+{
+	int fd = open(t->path, flags);
+
+	if (fd < 0 && t->kind == K_SITES && (flags & O_ACCMODE) != O_RDONLY)
+		return -errno;
+	if (fd < 0)
+		fail(t, "open(%s, %#x): %s", t->path, flags, strerror(errno));
+	else if (t->kind == K_SITES && (flags & O_ACCMODE) != O_RDONLY)
+		note(N_SITES_OPEN, t, "open(O_WRONLY) succeeded");
+	return fd;
+}
+
+/*
+ * The state after input @iter on @t.  Nothing can inject meanwhile
+ * (probability is 0), and while reset is fuzzed nothing makes futex calls.
+ * After a mismatch the model takes the kernel's state, so that one wrong
+ * write is reported once.
+ */
+static void check_after(struct target *t, unsigned int iter)
+{
+	bool attrs = t->kind >= K_UL || !(iter % 16), ok;
+
+	switch (t->kind) {
+	case K_KEY:
+		ok = check_state(t, t->site, !(iter % 16), attrs, CNT_FIXED);
+		break;
+	case K_ALL:
+		ok = check_state(t, -1, !(iter % 4), attrs, CNT_FIXED);
+		break;
+	case K_RESET:
+		ok = check_state(t, -1, !(iter % 32), attrs, CNT_EXACT);
+		break;
+	default:
+		ok = check_state(t, -1, !(iter % 32), attrs, CNT_FIXED);
+		break;
+	}
+	if (!ok)
+		read_model(&F.m);
+}
+
+/* Reads of every shape: each must give what a whole read gives */
+static void do_reads(struct target *t)
+{
+	static char whole[64 * 1024], part[64 * 1024];
+	ssize_t len, n, plen = 0;
+	int fd;
+
+	fd = open_target(t, O_RDONLY);
+	if (fd < 0)
+		return;
+	if (t->kind == K_RESET) {
+		char c;
+
+		/* write-only: no ->read, vfs_read() says EINVAL */
+		n = read(fd, &c, 1);
+		if (n != -1 || errno != EINVAL)
+			fail(t, "read: %zd (%s), expected EINVAL", n, n < 0 ? strerror(errno) : "");
+		close(fd);
+		return;
+	}
+	len = read(fd, whole, sizeof(whole));
+	if (len <= 0) {
+		fail(t, "read: %zd (%s)", len, len < 0 ? strerror(errno) : "empty");
+		close(fd);
+		return;
+	}
+	/* on a second descriptor: a byte at a time, or in odd-sized pieces */
+	n = open_target(t, O_RDONLY);
+	if (n >= 0) {
+		int fd2 = n;
+
+		while (plen < len + 1) {
+			size_t want = rnd_below(2) ? 1 : 1 + rnd_below(13);
+
+			n = read(fd2, part + plen, want);
+			if (n <= 0)
+				break;
+			plen += n;
+		}
+		if (n < 0)
+			fail(t, "piecewise read: %s", strerror(errno));
+		else if (plen != len || memcmp(whole, part, len))
+			fail(t, "piecewise read differs from a whole read (%zd vs %zd bytes)",
+			     plen, len);
+		close(fd2);
+	}
+	/* pread() on the first, which has read the whole file once */
+	n = pread(fd, part, sizeof(part), 1);
+	if (n < 0 ? errno != ESPIPE : (n != len - 1 || memcmp(whole + 1, part, n)))
+		fail(t, "pread at 1: %zd bytes (%s), expected %zd", n, n < 0 ? strerror(errno) : "",
+		     len - 1);
+	n = pread(fd, part, sizeof(part), 1LL << 40);
+	if (n < 0 ? errno != ESPIPE : n != 0)
+		fail(t, "pread at 2^40: %zd (%s)", n, n < 0 ? strerror(errno) : "bytes");
+	n = pread(fd, part, sizeof(part), -1);
+	if (n != -1 || errno != EINVAL)
+		fail(t, "pread at -1: %zd (%s), expected EINVAL", n, n < 0 ? strerror(errno) : "");
+	n = pread(fd, part, 0, 0);
+	if (n != 0 && !(n < 0 && errno == ESPIPE))
+		fail(t, "read of 0 bytes: %zd", n);
+	n = pread(fd, F.guard + F.page, 16, 0);
+	if (n != -1 || (errno != EFAULT && errno != ESPIPE))
+		fail(t, "read into an unwritable buffer: %zd (%s), expected EFAULT", n,
+		     n < 0 ? strerror(errno) : "");
+	close(fd);
+}
+
+/* Run one input of class @c on @t; @iter is its number on @t */
+static void one_input(struct target *t, enum class c, unsigned int iter)
+{
+	static char s[512];
+	struct wr w = { .avail = SIZE_MAX };
+	char *buf = s;
+	int fd, flags = O_WRONLY;
+	size_t i;
+
+	t->tried[c]++;
+	if (c == C_READ) {
+		do_reads(t);
+		check_after(t, iter);
+		return;
+	}
+	if (t->kind == K_SITES && rnd_below(2))
+		flags = O_RDWR;
+	fd = open_target(t, flags);
+	if (fd < 0)
+		return;
+
+	switch (c) {
+	case C_HUGE:
+		w.len = make_input(t, c, F.huge, FF_HUGE + 1);
+		w.buf = F.huge;
+		one_write(t, fd, &w, c, 0, false);
+		break;
+	case C_BYTES:
+		w.len = make_input(t, c, s, sizeof(s));
+		for (i = 0; i < w.len; i++) {
+			struct wr b = { .buf = s + i, .len = 1, .avail = SIZE_MAX };
+
+			one_write(t, fd, &b, c, 0, false);
+		}
+		break;
+	case C_PWRITE: {
+		static const off_t offs[] = { 1, 2, 7, 8, 4096, 1 << 20, 1LL << 40,
+					      LLONG_MAX - 1, -1, LLONG_MIN };
+
+		w.len = make_input(t, c, s, sizeof(s));
+		w.buf = s;
+		one_write(t, fd, &w, c, offs[rnd_below(ARRAY_SIZE(offs))], true);
+		break;
+	}
+	case C_WRITEV: {
+		struct iovec iov[3];
+		struct expect e[3];
+		struct wr seg[3];
+		int nr = 2 + rnd_below(2), k;
+		size_t off = 0;
+		long want = 0, got;
+		char sh[FF_SHOW * 4 + 32];
+
+		for (k = 0; k < nr; k++) {
+			size_t len = make_input(t, (enum class)rnd_below(C_PREFIX + 1), s + off,
+						(sizeof(s) - off) / 2);
+
+			if (!len)
+				s[off] = '1', len = 1;
+			seg[k] = (struct wr){ .buf = s + off, .len = len, .avail = SIZE_MAX };
+			iov[k].iov_base = s + off;
+			iov[k].iov_len = len;
+			off += len;
+		}
+		/* do_loop_readv_writev(): one ->write() per segment, stop at the first short one */
+		for (k = 0; k < nr; k++) {
+			e[k] = expect_write(t, &seg[k]);
+			if (e[k].ret < 0) {
+				if (!want)
+					want = e[k].ret;
+				break;
+			}
+			want += e[k].ret;
+			if ((size_t)e[k].ret != seg[k].len)
+				break;
+		}
+		got = writev(fd, iov, nr);
+		got = got < 0 ? -errno : got;
+		if (got != want)
+			fail(t, "writev of %d segments, first %s: returned %ld, expected %ld", nr,
+			     show(sh, sizeof(sh), seg[0].buf, seg[0].len), got, want);
+		for (i = 0; i < (size_t)nr && i <= (size_t)k && i < 3; i++) {
+			if (e[i].ret < 0)
+				break;
+			notes_for(t, &seg[i], &e[i], c);
+			model_apply(t, &e[i]);
+		}
+		if (got >= 0)
+			t->accepted++;
+		break;
+	}
+	case C_BADPTR: {
+		size_t k;
+
+		switch (rnd_below(3)) {
+		case 0:			/* an unmapped page */
+			w.buf = F.guard + F.page;
+			w.len = 1 + rnd_below(8);
+			w.avail = 0;
+			break;
+		case 1:			/* the input runs into an unmapped page */
+			k = make_valid(t, s, sizeof(s));
+			w.len = k + 1 + rnd_below(4);
+			w.buf = F.guard + F.page - k;
+			memcpy((char *)w.buf, s, k);
+			w.avail = k;
+			break;
+		default:		/* a kernel address */
+			w.buf = FF_KERNEL_PTR;
+			w.len = 1 + rnd_below(4);
+			w.kptr = true;
+			w.avail = 0;
+			break;
+		}
+		one_write(t, fd, &w, c, 0, false);
+		break;
+	}
+	case C_EMPTY:
+		w.buf = s;
+		w.len = 0;
+		one_write(t, fd, &w, c, 0, false);
+		break;
+	default:
+		w.len = make_input(t, c, buf, sizeof(s));
+		w.buf = buf;
+		one_write(t, fd, &w, c, 0, false);
+		break;
+	}
+	close(fd);
+	check_after(t, iter);
+}
+
+/* ------------------------------------------------------------- phases */
+
+static bool out_of_time(void)
+{
+	if (!F.timed_out && now() > F.deadline) {
+		F.timed_out = true;
+		fprintf(stderr, "debugfs-fuzz: time limit reached, cutting the run short\n");
+	}
+	return F.timed_out;
+}
+
+static int all_keys(bool on)
+{
+	int i, ret = write_str(FF_KEYS "/all", on ? "1" : "0");
+
+	for (i = 0; i < F.m.nr_sites; i++)
+		F.m.site[i].enabled = on;
+	return ret;
+}
+
+/*
+ * Nothing may fail while we fuzz: probability 0, and only make-it-fail tasks
+ * would.  The other knobs back to their defaults, for make_counts().
+ */
+static void quiet_policy(void)
+{
+	static const struct {
+		const char *name, *val;
+		long long model;
+	} quiet[] = {
+		{ "probability", "0", 0 }, { "task-filter", "Y", 1 }, { "verbose", "0", 0 },
+		{ "interval", "1", 1 }, { "space", "0", 0 }, { "times", "1", 1 },
+		{ "ignore-private", "N", 0 },
+	};
+	unsigned int i, k;
+
+	for (k = 0; k < ARRAY_SIZE(quiet); k++) {
+		for (i = 0; i < ARRAY_SIZE(ff_attrs); i++) {
+			if (!F.m.have_attr[i] || strcmp(ff_attrs[i].name, quiet[k].name))
+				continue;
+			set_attr(quiet[k].name, quiet[k].val);
+			F.m.attr[i] = quiet[k].model;
+		}
+	}
+}
+
+static long futex_wake(int *uaddr)
+{
+	long ret = syscall(SYS_futex, uaddr, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+
+	return ret < 0 ? -errno : ret;
+}
+
+static int site_index(const char *name)
+{
+	int i;
+
+	for (i = 0; i < F.m.nr_sites; i++) {
+		if (!strcmp(F.m.site[i].name, name))
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * Give the counters something to reset: hits on wake_get_key with nothing
+ * injected, then @inject failures injected into this thread only.
+ */
+static void make_counts(struct target *t, int inject)
+{
+	int site = site_index("wake_get_key"), word = 0, i;
+	long hits, injected;
+	char val[16];
+
+	if (site < 0) {
+		fail(t, "no site wake_get_key in the table");
+		return;
+	}
+	hits = F.m.site[site].hits;
+	injected = F.m.site[site].injected;
+	write_str(FF_KEYS "/wake_get_key", "1");
+	F.m.site[site].enabled = 1;
+	for (i = 0; i < 5; i++)
+		futex_wake(&word);
+	if (inject) {
+		snprintf(val, sizeof(val), "%d", inject);
+		set_attr("times", val);
+		set_attr("probability", "100");
+		write_str(FF_MAKE_IT_FAIL, "1");
+		for (i = 0; i < inject + 2; i++) {
+			long ret = futex_wake(&word);
+
+			if (i < inject && ret != -EFAULT)
+				fail(t, "FUTEX_WAKE with wake_get_key failing: %ld, expected EFAULT",
+				     ret);
+		}
+		write_str(FF_MAKE_IT_FAIL, "0");
+		set_attr("probability", "0");
+		set_attr("times", "1");
+	}
+	read_model(&F.m);
+	if (F.m.site[site].hits != hits + 5 + (inject ? inject + 2 : 0) ||
+	    F.m.site[site].injected != injected + inject)
+		fail(t, "wake_get_key: hits %ld -> %ld, injected %ld -> %ld after %d calls, %d "
+		     "failing", hits, F.m.site[site].hits, injected, F.m.site[site].injected,
+		     5 + (inject ? inject + 2 : 0), inject);
+	write_str(FF_KEYS "/wake_get_key", "0");
+	F.m.site[site].enabled = 0;
+}
+
+static void fuzz_target(struct target *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < F.per_file && !out_of_time(); i++) {
+		/* counters for reset to zero: hits, and now and then failures */
+		if (t->kind == K_RESET && !(i % 4))
+			make_counts(t, i % 8 ? 0 : 2);
+		one_input(t, (enum class)(i % C_CONCUR), i);
+	}
+	if (F.verbose)
+		fprintf(stderr, "debugfs-fuzz: %s: %u inputs\n", t->name, i);
+}
+
+/* ---------------------------------------------------- concurrent writers */
+
+#define CC_MAX_VALS	4096
+#define CC_MAX_TARGETS	3
+
+/* Shared between the writer processes */
+struct cc_shared {
+	unsigned long tried[CC_MAX_TARGETS];
+	unsigned long mismatch;
+	unsigned long accepted;
+	unsigned long reads;
+	unsigned long wakes;
+	unsigned int nvals[CC_MAX_TARGETS];
+	long long vals[CC_MAX_TARGETS][CC_MAX_VALS];	/* what accepted writes set */
+	char first_bad[256];
+};
+
+struct cc_thread {
+	struct cc_shared *sh;
+	struct target **t;
+	int nt;
+	uint64_t rng;
+	unsigned int writes;
+	bool inject;		/* the reader makes FUTEX_WAKE fail at wake_get_key */
+	volatile int *stop;	/* the writers of this process are done */
+};
+
+static void cc_bad(struct cc_shared *sh, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (__atomic_fetch_add(&sh->mismatch, 1, __ATOMIC_RELAXED) == 0) {
+		va_start(ap, fmt);
+		vsnprintf(sh->first_bad, sizeof(sh->first_bad), fmt, ap);
+		va_end(ap);
+	}
+}
+
+/* One writer: random inputs of the simple classes, each result checked */
+static void *cc_writer(void *arg)
+{
+	static const enum class cls[] = {
+		C_VALID, C_VALID, C_VALID, C_GARBAGE, C_JUNK, C_NEG, C_OVERFLOW, C_NUL,
+		C_SPACE, C_PREFIX, C_EMPTY, C_HUGE,
+	};
+	struct cc_thread *ct = arg;
+	struct cc_shared *sh = ct->sh;
+	char *s = malloc(FF_HUGE + 1);
+	unsigned int i;
+
+	if (!s) {
+		cc_bad(sh, "out of memory");
+		return NULL;
+	}
+	rng_state = &ct->rng;
+	for (i = 0; i < ct->writes && now() < F.deadline; i++) {
+		int k = rnd_below(ct->nt);
+		struct target *t = ct->t[k];
+		enum class c = cls[rnd_below(ARRAY_SIZE(cls))];
+		struct wr w = { .buf = s, .avail = SIZE_MAX };
+		struct expect e;
+		long got;
+		int fd;
+
+		if (c == C_HUGE && rnd_below(8))
+			c = C_VALID;
+		w.len = c == C_EMPTY ? 0 : make_input(t, c, s, c == C_HUGE ? FF_HUGE + 1 : 256);
+		e = expect_write(t, &w);
+		fd = open(t->path, O_WRONLY);
+		if (fd < 0) {
+			cc_bad(sh, "%s: open: %s", t->name, strerror(errno));
+			continue;
+		}
+		got = do_write(fd, w.buf, w.len);
+		close(fd);
+		__atomic_fetch_add(&sh->tried[k], 1, __ATOMIC_RELAXED);
+		if (got != e.ret) {
+			char b[FF_SHOW * 4 + 32];
+
+			cc_bad(sh, "%s: write %s returned %ld, expected %ld", t->name,
+			       show(b, sizeof(b), w.buf, w.len), got, e.ret);
+		}
+		if (got >= 0 && e.effect) {
+			unsigned int n = __atomic_fetch_add(&sh->nvals[k], 1, __ATOMIC_RELAXED);
+
+			__atomic_fetch_add(&sh->accepted, 1, __ATOMIC_RELAXED);
+			if (n < CC_MAX_VALS)
+				sh->vals[k][n] = e.val;
+		}
+	}
+	free(s);
+	return NULL;
+}
+
+/* The reader: what the files read while they are written must be well-formed */
+static void *cc_reader(void *arg)
+{
+	static struct ff_site rows[FF_MAX_SITES];
+	struct cc_thread *ct = arg;
+	struct cc_shared *sh = ct->sh;
+	int word = 0, k, n;
+
+	/* task-filter is on: only this thread fails, only at wake_get_key */
+	if (ct->inject)
+		write_str(FF_MAKE_IT_FAIL, "1");
+	while (!*ct->stop) {
+		char bad[256] = "";
+		long long v;
+		long r;
+
+		for (k = 0; k < ct->nt; k++) {
+			struct target *t = ct->t[k];
+
+			switch (t->kind) {
+			case K_KEY:
+			case K_ALL:
+				r = read_num(t->path, false);
+				if (r < 0 || (t->kind == K_KEY && r > 1) || r > F.m.nr_sites)
+					cc_bad(sh, "%s reads %ld", t->name, r);
+				break;
+			case K_RESET:
+				break;
+			default:
+				if (read_attr(t->attr, &v))
+					cc_bad(sh, "%s: unreadable or malformed", t->name);
+				break;
+			}
+		}
+		n = read_table(rows, FF_MAX_SITES, bad, sizeof(bad));
+		if (n != F.m.nr_sites)
+			cc_bad(sh, "site table unreadable while written: %d %s", n, bad);
+		__atomic_fetch_add(&sh->reads, 1, __ATOMIC_RELAXED);
+		if (ct->inject) {
+			/* hits and failures for the reset writers to race with */
+			for (k = 0; k < 16; k++)
+				futex_wake(&word);
+			__atomic_fetch_add(&sh->wakes, 16, __ATOMIC_RELAXED);
+		}
+	}
+	/* a thread's exit wakes its joiner with FUTEX_WAKE: must not fail */
+	if (ct->inject)
+		write_str(FF_MAKE_IT_FAIL, "0");
+	return NULL;
+}
+
+/* One writer process: F.nthread writers and a reader */
+static void cc_process(struct cc_shared *sh, struct target **t, int nt, bool inject,
+		       unsigned int p)
+{
+	struct cc_thread ct[17];
+	pthread_t th[17];
+	volatile int stop = 0;
+	unsigned int j;
+
+	for (j = 0; j <= F.nthread; j++) {
+		ct[j] = (struct cc_thread){
+			.sh = sh, .t = t, .nt = nt, .writes = F.per_file, .inject = inject,
+			.rng = (F.seed ^ ((uint64_t)(p + 1) << 32) ^ (j + 1)) | 1,
+			.stop = &stop,
+		};
+		if (pthread_create(&th[j], NULL, j < F.nthread ? cc_writer : cc_reader, &ct[j])) {
+			cc_bad(sh, "pthread_create failed");
+			_exit(1);
+		}
+	}
+	for (j = 0; j < F.nthread; j++)
+		pthread_join(th[j], NULL);
+	stop = 1;
+	pthread_join(th[F.nthread], NULL);
+	_exit(0);
+}
+
+/*
+ * F.nproc processes of F.nthread writer threads each write to the targets
+ * @t[] at once, and one reader per process reads them.  Afterwards the state
+ * must be consistent and one that the accepted writes can have left.
+ */
+static void concurrent(struct target **t, int nt, bool inject)
+{
+	int site = site_index("wake_get_key"), k;
+	struct model before = F.m;
+	struct cc_shared *sh;
+	unsigned int p, i;
+	pid_t pids[16];
+	bool ok = true;
+	char names[256] = "";
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		fail(t[0], "mmap: %s", strerror(errno));
+		return;
+	}
+	memset(sh, 0, sizeof(*sh));
+	for (k = 0; k < nt; k++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			 k ? ", " : "", t[k]->name);
+	if (inject) {
+		/* FUTEX_WAKE of a make-it-fail task fails at wake_get_key */
+		write_str(FF_KEYS "/wake_get_key", "1");
+		set_attr("times", "-1");
+		set_attr("probability", "100");
+	}
+
+	for (p = 0; p < F.nproc; p++) {
+		pids[p] = fork();
+		if (pids[p] < 0) {
+			fail(t[0], "fork: %s", strerror(errno));
+			break;
+		}
+		if (!pids[p])
+			cc_process(sh, t, nt, inject, p);
+	}
+	for (i = 0; i < p; i++) {
+		int status = 0;
+
+		if (waitpid(pids[i], &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status)) {
+			fail(t[0], "concurrent writer process %u: status %#x", i, status);
+			ok = false;
+		}
+	}
+	if (inject) {
+		set_attr("probability", "0");
+		set_attr("times", "1");
+		write_str(FF_KEYS "/wake_get_key", "0");
+	}
+	for (k = 0; k < nt; k++)
+		t[k]->tried[C_CONCUR] += sh->tried[k];
+	if (sh->mismatch) {
+		fail(t[0], "concurrent writers: %lu unexpected results, first: %s",
+		     sh->mismatch, sh->first_bad);
+		ok = false;
+	}
+
+	/* the state: consistent, and one the accepted writes can have left */
+	read_model(&F.m);
+	if (!check_state(t[0], -1, true, false, CNT_FREE))
+		ok = false;
+	for (k = 0; k < nt; k++) {
+		unsigned int j, n = sh->nvals[k] < CC_MAX_VALS ? sh->nvals[k] : CC_MAX_VALS;
+		struct target *x = t[k];
+		long long val, old;
+		bool found;
+
+		if (x->kind == K_KEY) {
+			val = F.m.site[x->site].enabled;
+			old = before.site[x->site].enabled;
+		} else if (x->kind >= K_UL) {
+			val = F.m.attr[x->attr];
+			old = before.attr[x->attr];
+		} else {
+			continue;
+		}
+		/* a key may also have been set by a write to "all" */
+		found = val == old || (x->kind == K_KEY && nt > 1);
+		for (j = 0; j < n && !found; j++)
+			found = sh->vals[k][j] == val;
+		if (!found) {
+			fail(x, "after concurrent writes reads %lld, which no accepted write set",
+			     val);
+			ok = false;
+		}
+	}
+	if (inject && site >= 0) {
+		struct ff_site *s = &F.m.site[site];
+
+		printf("concurrent: reset against %lu injecting FUTEX_WAKE calls: wake_get_key "
+		       "hits %ld injected %ld (injected <= hits: %s)\n", sh->wakes, s->hits,
+		       s->injected, s->injected <= s->hits ? "yes" : "NO");
+		/* and quiet, one reset zeroes everything */
+		write_str(FF_RESET, "1");
+		read_model(&F.m);
+		for (k = 0; k < F.m.nr_sites; k++) {
+			if (F.m.site[k].hits || F.m.site[k].injected) {
+				fail(t[0], "%s: hits %ld injected %ld after a quiet reset",
+				     F.m.site[k].name, F.m.site[k].hits, F.m.site[k].injected);
+				ok = false;
+			}
+		}
+	}
+	printf("concurrent: %s: %u processes x %u writers + 1 reader: %lu writes (%lu accepted), "
+	       "%lu reads: %s\n", names, p, F.nthread,
+	       sh->tried[0] + sh->tried[1] + sh->tried[2], sh->accepted, sh->reads,
+	       ok ? "ok" : "FAIL");
+	munmap(sh, sizeof(*sh));
+}
+
+/* ---------------------------------------------------------------- leaks */
+
+struct meminfo {
+	long slab_kb;
+	long free_kb;
+};
+
+static int meminfo(struct meminfo *mi)
+{
+	char buf[8192], *p;
+	ssize_t len = read_file("/proc/meminfo", buf, sizeof(buf));
+
+	if (len < 0)
+		return len;
+	p = strstr(buf, "\nSlab:");
+	mi->slab_kb = p ? strtol(p + 6, NULL, 10) : -1;
+	p = strstr(buf, "MemFree:");
+	mi->free_kb = p ? strtol(p + 8, NULL, 10) : -1;
+	return 0;
+}
+
+static void drop_caches(void)
+{
+	sync();
+	write_str("/proc/sys/vm/drop_caches", "3");
+}
+
+/* @n writes of random classes to random targets, unchecked */
+static void leak_loop(unsigned int n)
+{
+	static char s[512];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct target *t = &F.t[rnd_below(F.nr_targets)];
+		enum class c = (enum class)rnd_below(C_PREFIX + 1);
+		size_t len;
+		int fd;
+
+		/* keys flip: probability stays 0, "-..." is never a valid value */
+		if (t->kind >= K_UL && !strcmp(ff_attrs[t->attr].name, "probability"))
+			c = C_NEG;
+		len = make_input(t, c, s, sizeof(s));
+		fd = open(t->path, (t->kind == K_SITES) ? O_RDONLY : O_RDWR);
+		if (fd < 0)
+			fd = open(t->path, O_WRONLY);
+		if (fd < 0)
+			continue;
+		if (write(fd, s, len) < 0 && t->kind != K_RESET) {
+			char r[256];
+
+			(void)!read(fd, r, sizeof(r));
+		}
+		close(fd);
+		t->tried[C_LEAK]++;
+	}
+}
+
+static bool kmemleak_scan(char *out, size_t size)
+{
+	ssize_t len;
+
+	if (access(FF_DEBUGFS "/kmemleak", F_OK))
+		return false;
+	write_str(FF_DEBUGFS "/kmemleak", "scan");
+	write_str(FF_DEBUGFS "/kmemleak", "scan");
+	len = read_file(FF_DEBUGFS "/kmemleak", out, size);
+	if (len < 0)
+		out[0] = '\0';
+	return true;
+}
+
+static void leak_check(void)
+{
+	static char km[256 * 1024];
+	struct meminfo m0, m1, m2;
+	long slab1, slab2, free1, free2;
+	bool have_km;
+	double t0 = now();
+	unsigned int n = F.leak_loops;
+
+	if (!n)
+		return;
+	have_km = !access(FF_DEBUGFS "/kmemleak", F_OK);
+	if (have_km)
+		write_str(FF_DEBUGFS "/kmemleak", "clear");
+
+	leak_loop(n / 4 + 1);		/* warm-up */
+	quiet_policy();
+	all_keys(false);
+	drop_caches();
+	meminfo(&m0);
+	leak_loop(n);
+	quiet_policy();
+	all_keys(false);
+	drop_caches();
+	meminfo(&m1);
+	leak_loop(n);
+	quiet_policy();
+	all_keys(false);
+	drop_caches();
+	meminfo(&m2);
+
+	slab1 = m1.slab_kb - m0.slab_kb;
+	slab2 = m2.slab_kb - m1.slab_kb;
+	free1 = m0.free_kb - m1.free_kb;
+	free2 = m1.free_kb - m2.free_kb;
+	printf("leak: 2 x %u writes in %.1f s: Slab %ld -> %ld -> %ld kB (%+ld, %+ld), "
+	       "MemFree %ld -> %ld -> %ld kB (%+ld, %+ld)\n", n, now() - t0, m0.slab_kb,
+	       m1.slab_kb, m2.slab_kb, slab1, slab2, m0.free_kb, m1.free_kb, m2.free_kb,
+	       -free1, -free2);
+	/* a leak grows with every pass; allocator noise does not */
+	if (slab1 > 256 && slab2 > 256)
+		fail(NULL, "Slab grew by %ld and %ld kB over two passes of %u writes",
+		     slab1, slab2, n);
+	if (free1 > 2048 && free2 > 2048)
+		fail(NULL, "MemFree fell by %ld and %ld kB over two passes of %u writes",
+		     free1, free2, n);
+
+	if (have_km && kmemleak_scan(km, sizeof(km))) {
+		unsigned int objs = 0;
+		char *p = km;
+
+		while ((p = strstr(p, "unreferenced object"))) {
+			objs++;
+			p++;
+		}
+		printf("kmemleak: %u unreferenced objects\n", objs);
+		if (objs) {
+			fail(NULL, "kmemleak reports %u unreferenced objects:\n%.4000s", objs, km);
+		}
+	} else {
+		printf("kmemleak: not in this kernel\n");
+	}
+}
+
+/* ------------------------------------------------------------ targets */
+
+static void add_target(const char *name, const char *path, enum kind kind, int site, int attr)
+{
+	struct target *t = &F.t[F.nr_targets++];
+
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	snprintf(t->path, sizeof(t->path), "%s", path);
+	t->kind = kind;
+	t->site = site;
+	t->attr = attr;
+}
+
+static int find_targets(void)
+{
+	char path[PATH_MAX], name[FF_NAME_LEN + 32];
+	struct dirent *de;
+	int i, nkeys = 0;
+	DIR *d;
+
+	F.t = calloc(FF_MAX_SITES + 16 + ARRAY_SIZE(ff_attrs), sizeof(*F.t));
+	if (!F.t)
+		return -1;
+	d = opendir(FF_KEYS);
+	if (!d) {
+		fprintf(stderr, "debugfs-fuzz: %s: %s\n", FF_KEYS, strerror(errno));
+		return -1;
+	}
+	/* every key file is a site of the table, and "all" */
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (strlen(de->d_name) >= FF_NAME_LEN) {
+			fail(NULL, "key file name too long: %s", de->d_name);
+			continue;
+		}
+		snprintf(name, sizeof(name), "static_keys/futex_fault/%.*s", FF_NAME_LEN,
+			 de->d_name);
+		snprintf(path, sizeof(path), FF_KEYS "/%s", de->d_name);
+		if (!strcmp(de->d_name, "all")) {
+			add_target(name, path, K_ALL, -1, -1);
+			continue;
+		}
+		i = site_index(de->d_name);
+		if (i < 0) {
+			fail(NULL, "key file %s has no row in the site table", de->d_name);
+			continue;
+		}
+		add_target(name, path, K_KEY, i, -1);
+		nkeys++;
+	}
+	closedir(d);
+	if (nkeys != F.m.nr_sites)
+		fail(NULL, "%d key files for %d sites in the table", nkeys, F.m.nr_sites);
+	add_target("fail_futex/sites", FF_SITES, K_SITES, -1, -1);
+	add_target("fail_futex/reset", FF_RESET, K_RESET, -1, -1);
+	for (i = 0; i < (int)ARRAY_SIZE(ff_attrs); i++) {
+		if (!F.m.have_attr[i])
+			continue;
+		snprintf(name, sizeof(name), "fail_futex/%s", ff_attrs[i].name);
+		attr_path(path, sizeof(path), ff_attrs[i].name);
+		add_target(name, path, ff_attrs[i].kind, -1, i);
+	}
+	return 0;
+}
+
+static struct target *target_by_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < F.nr_targets; i++) {
+		if (!strcmp(F.t[i].name, name))
+			return &F.t[i];
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------ restore */
+
+static void restore(void)
+{
+	unsigned int i;
+	char val[32];
+	int k;
+
+	/* policy first, keys last: nothing fires in between */
+	set_attr("probability", "0");
+	for (i = 0; i < ARRAY_SIZE(ff_attrs); i++) {
+		if (!F.saved.have_attr[i] || !strcmp(ff_attrs[i].name, "probability"))
+			continue;
+		if (ff_attrs[i].kind == K_BOOL)
+			snprintf(val, sizeof(val), "%s", F.saved.attr[i] ? "Y" : "N");
+		else
+			snprintf(val, sizeof(val), "%lld", F.saved.attr[i]);
+		set_attr(ff_attrs[i].name, val);
+	}
+	for (k = 0; k < F.saved.nr_sites; k++) {
+		char path[PATH_MAX];
+
+		key_path(path, sizeof(path), F.saved.site[k].name);
+		write_str(path, F.saved.site[k].enabled ? "1" : "0");
+	}
+	for (i = 0; i < ARRAY_SIZE(ff_attrs); i++) {
+		if (F.saved.have_attr[i] && !strcmp(ff_attrs[i].name, "probability")) {
+			snprintf(val, sizeof(val), "%lld", F.saved.attr[i]);
+			set_attr("probability", val);
+		}
+	}
+}
+
+/* ------------------------------------------------------------- report */
+
+static void report(double secs)
+{
+	unsigned long tot[NR_CLASSES] = { 0 }, all = 0;
+	int i, c;
+
+	printf("\n%-45s", "inputs tried per file and class:");
+	for (c = 0; c < NR_CLASSES; c++)
+		printf(" %7s", class_name[c]);
+	printf(" %8s %8s\n", "total", "accepted");
+	for (i = 0; i < F.nr_targets; i++) {
+		struct target *t = &F.t[i];
+		unsigned long sum = 0;
+
+		printf("%-45s", t->name);
+		for (c = 0; c < NR_CLASSES; c++) {
+			printf(" %7lu", t->tried[c]);
+			sum += t->tried[c];
+			tot[c] += t->tried[c];
+		}
+		printf(" %8lu %8lu%s\n", sum, t->accepted, t->failed ? "  FAIL" : "");
+		all += sum;
+	}
+	printf("%-45s", "total");
+	for (c = 0; c < NR_CLASSES; c++)
+		printf(" %7lu", tot[c]);
+	printf(" %8lu\n", all);
+	printf("\n%d files, %lu inputs in %.1f s%s\n", F.nr_targets, all, secs,
+	       F.timed_out ? " (time limit reached)" : "");
+
+	for (i = 0; i < NR_NOTES; i++) {
+		struct note_rec *r = &F.notes[i];
+		int k;
+
+		if (!r->n)
+			continue;
+		printf("note%s: %s: %lu inputs\n", note_desc[i].ours ? "" : " (standard debugfs)",
+		       note_desc[i].what, r->n);
+		for (k = 0; k < r->nex; k++)
+			printf("    e.g. %s\n", r->ex[k]);
+		if (F.strict && note_desc[i].ours)
+			fail(NULL, "strict: %s", note_desc[i].what);
+	}
+}
+
+static void usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [-s SEED] [-n INPUTS] [-t SECONDS] [-l WRITES] [-p PROCS] [-w THREADS] [-S] [-v]\n"
+		"  -s SEED     random seed (default: from the clock; printed)\n"
+		"  -n INPUTS   inputs per file and concurrent writes per writer (default 160)\n"
+		"  -t SECONDS  time limit for the whole run (default 300)\n"
+		"  -l WRITES   writes per half of the leak loop, 0 to skip (default 20000)\n"
+		"  -p PROCS    concurrent writer processes (default 3)\n"
+		"  -w THREADS  writer threads per process (default 3)\n"
+		"  -S          strict: behaviour beyond the documentation of our files fails\n"
+		"  -v          verbose\n", prog);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	struct target *cc[3];
+	double t0 = now();
+	int opt, i;
+
+	F.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
+	F.per_file = 160;
+	F.leak_loops = 20000;
+	F.nproc = 3;
+	F.nthread = 3;
+	F.deadline = 300;
+	while ((opt = getopt(argc, argv, "s:n:t:l:p:w:Sv")) != -1) {
+		switch (opt) {
+		case 's':
+			F.seed = strtoull(optarg, NULL, 0);
+			break;
+		case 'n':
+			F.per_file = atoi(optarg);
+			break;
+		case 't':
+			F.deadline = atof(optarg);
+			break;
+		case 'l':
+			F.leak_loops = atoi(optarg);
+			break;
+		case 'p':
+			F.nproc = atoi(optarg);
+			break;
+		case 'w':
+			F.nthread = atoi(optarg);
+			break;
+		case 'S':
+			F.strict = true;
+			break;
+		case 'v':
+			F.verbose = true;
+			break;
+		default:
+			usage(argv[0]);
+		}
+	}
+	if (optind != argc || F.nthread < 1 || F.nthread > 16 || F.nproc < 1 || F.nproc > 16)
+		usage(argv[0]);
+	F.deadline += t0;
+	F.rng = F.seed ? F.seed : 1;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("debugfs-fuzz: seed %llu (-s %llu repeats the inputs), %u inputs per file, "
+	       "time limit %.0f s\n", (unsigned long long)F.seed, (unsigned long long)F.seed,
+	       F.per_file, F.deadline - t0);
+
+	if (geteuid()) {
+		fprintf(stderr, "debugfs-fuzz: needs root\n");
+		return 2;
+	}
+	if (access(FF_KEYS, F_OK) || access(FF_SITES, F_OK)) {
+		fprintf(stderr, "debugfs-fuzz: no %s or %s: kernel without CONFIG_FAIL_FUTEX "
+			"fault sites, or debugfs not mounted\n", FF_KEYS, FF_SITES);
+		return 2;
+	}
+	F.page = sysconf(_SC_PAGESIZE);
+	F.huge = malloc(FF_HUGE + 1);
+	F.guard = mmap(NULL, 2 * F.page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+	if (!F.huge || F.guard == MAP_FAILED || mprotect(F.guard + F.page, F.page, PROT_NONE)) {
+		perror("debugfs-fuzz: memory");
+		return 2;
+	}
+	if (read_model(&F.m))
+		return 2;
+	F.saved = F.m;
+	if (find_targets())
+		return 2;
+
+	/* Keys first, with nothing to inject; then the table, reset, attributes */
+	quiet_policy();
+	for (i = 0; i < F.nr_targets && !out_of_time(); i++) {
+		struct target *t = &F.t[i];
+
+		if (t->kind >= K_UL) {
+			/* attributes: every key off, so no value of theirs can inject */
+			all_keys(false);
+		}
+		fuzz_target(t);
+		if (t->kind >= K_UL) {
+			quiet_policy();
+			check_state(t, -1, false, true, CNT_FIXED);
+		}
+	}
+	quiet_policy();
+	all_keys(false);
+	read_model(&F.m);
+
+	/* Concurrent writers: key files with "all", then attributes, then reset */
+	if (!out_of_time()) {
+		int a = F.m.nr_sites > 1 ? F.m.nr_sites - 1 : 0;
+		char n0[FF_NAME_LEN + 32], n1[FF_NAME_LEN + 32];
+
+		snprintf(n0, sizeof(n0), "static_keys/futex_fault/%s", F.m.site[0].name);
+		snprintf(n1, sizeof(n1), "static_keys/futex_fault/%s", F.m.site[a].name);
+		cc[0] = target_by_name(n0);
+		cc[1] = target_by_name(n1);
+		cc[2] = target_by_name("static_keys/futex_fault/all");
+		if (cc[0] && cc[1] && cc[2])
+			concurrent(cc, 3, false);
+		all_keys(false);
+		quiet_policy();
+	}
+	if (!out_of_time()) {
+		cc[0] = target_by_name("fail_futex/times");
+		cc[1] = target_by_name("fail_futex/ignore-private");
+		cc[2] = target_by_name("fail_futex/verbose_ratelimit_burst");
+		if (cc[0] && cc[1] && cc[2])
+			concurrent(cc, 3, false);
+		quiet_policy();
+		read_model(&F.m);
+	}
+	if (!out_of_time()) {
+		cc[0] = target_by_name("fail_futex/reset");
+		if (cc[0])
+			concurrent(cc, 1, true);
+		quiet_policy();
+		read_model(&F.m);
+	}
+	if (!out_of_time())
+		leak_check();
+
+	restore();
+	read_model(&F.m);
+	for (i = 0; i < F.m.nr_sites; i++) {
+		if (F.m.site[i].enabled != F.saved.site[i].enabled)
+			fail(NULL, "%s not restored", F.m.site[i].name);
+	}
+	report(now() - t0);
+	printf("debugfs-fuzz: seed %llu: %s (%lu failures)\n", (unsigned long long)F.seed,
+	       F.failures ? "FAIL" : "PASS", F.failures);
+	return F.failures ? 1 : 0;
+}
