@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The default campaign on a debug kernel: lockdep (PROVE_LOCKING),
-# DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS, DEBUG_LIST, KASAN, kmemleak, hung-task
+# DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS, DEBUG_LIST, SLUB_DEBUG_ON, kmemleak, hung-task
 # and soft-lockup detectors (scripts/ff's debug fragment, FF_DEBUG=1), built
 # in $FF_WORK/obj-debug beside the normal kernel.  Every site runs with its
 # workloads; a splat in a run is a finding, reported in the HTML with its
@@ -12,7 +12,7 @@
 #   tests/robust/debug-campaign.sh [-r]     -r: resume the last one
 #
 # Exits 0 when every run finished and no run has a splat; otherwise lists
-# them and exits 1.  Takes about an hour under TCG (KASAN and lockdep make
+# them and exits 1.  Takes about an hour under TCG (lockdep and slab debugging make
 # the guest several times slower).
 
 set -u

@@ -21,7 +21,7 @@ suites=(
 	"fuzz|coverage-guided fuzzing of the reporter and the plugin|tests/robust/fuzz.sh"
 )
 suites+=(
-	"debug-campaign|the default campaign on the debug kernel (lockdep, KASAN, ...)|tests/robust/debug-campaign.sh"
+	"debug-campaign|the default campaign on the debug kernel (lockdep, slab and object debugging, kmemleak)|tests/robust/debug-campaign.sh"
 )
 [ -x tests/robust/run-kernel.sh ] && suites+=(
 	"kernel-debug|debugfs hostile writes and the stress, debug kernel|FF_OBJ=${FF_WORK:-build}/obj-debug tests/robust/run-kernel.sh"
