@@ -124,6 +124,8 @@ struct report {
 	char		**exclude;	/* file names left out of the coverage */
 	size_t		nexclude;
 	bool		quiet;
+	int		threads;	/* reading traces */
+	bool		libtracecmd;	/* read every trace with libtracecmd */
 
 	struct site	*sites;
 	size_t		nsites, capsites;
@@ -139,9 +141,12 @@ struct report {
 	char		*tmpdir;
 };
 
-/* print "futex-fault-report: <file>: <message>" to stderr; returns -1 */
+/* msg.c: print "futex-fault-report: error: <file>: <message>" to stderr; returns -1 */
 int ffr_error(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ffr_warn(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+struct strbuf;
+/* this thread's messages go to sb instead of stderr (NULL: stderr again) */
+void ffr_msg_capture(struct strbuf *sb);
 
 /* sites.c */
 int sites_load(struct report *r, const char *path);
@@ -149,9 +154,10 @@ struct site *site_find(struct report *r, const char *name);
 int site_locate(struct report *r, struct site *s);
 void site_count(struct kv **arr, size_t *n, size_t *cap, long key, unsigned long long inc);
 
-/* trace.c */
-int trace_read(struct report *r, int run, const char *path);
-double trace_bench(const char *path, unsigned long long *events, unsigned long long *injects);
+/* trace.c: read every run's traces (r->threads at a time), merged in run order */
+int trace_read_runs(struct report *r);
+double trace_bench(const char *path, unsigned long long *events, unsigned long long *injects,
+		   bool libtracecmd);
 
 /* gcov.c */
 int cov_load(struct report *r);

@@ -13,7 +13,6 @@
 #include <ftw.h>
 #include <getopt.h>
 #include <libgen.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -23,29 +22,6 @@
 #include "ffr.h"
 #include "json.h"
 #include "util.h"
-
-int ffr_error(const char *file, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "futex-fault-report: error: %s: ", file);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return -1;
-}
-
-void ffr_warn(const char *file, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "futex-fault-report: warning: %s: ", file);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static void usage(FILE *f)
 {
@@ -63,6 +39,8 @@ static void usage(FILE *f)
 	      "      --exclude FILE   leave FILE (a name in kernel/futex) out of the coverage;\n"
 	      "                       default: fault.c, the injection code itself;\n"
 	      "                       --exclude '' keeps every file\n"
+	      "  -j, --jobs N         read N traces at a time (default: the online CPUs)\n"
+	      "      --libtracecmd    read every trace with libtracecmd (slower; to compare)\n"
 	      "  -q, --quiet          no summary on stdout\n"
 	      "      --parse          only parse the traces given, print record counts and rate\n"
 	      "  -h, --help           this text\n", f);
@@ -321,57 +299,6 @@ out_path:
 	return ret;
 }
 
-static int cmp_path(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* trace.dat, or trace*.dat, of a run */
-static int read_traces(struct report *r, int run)
-{
-	struct run *rn = &r->runs[run];
-	char **names = NULL;
-	size_t n = 0, cap = 0, i;
-	struct dirent *de;
-	bool ok = !strcmp(rn->status, "ok");
-	int ret = 0;
-	DIR *d;
-
-	d = opendir(rn->dir);
-	if (!d)
-		return ffr_error(rn->dir, "%s", strerror(errno));
-	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-
-		if (strncmp(de->d_name, "trace", 5) || l < 9 || strcmp(de->d_name + l - 4, ".dat"))
-			continue;
-		grow(&names, &cap, n + 1, sizeof(*names));
-		names[n++] = xasprintf("%s/%s", rn->dir, de->d_name);
-	}
-	closedir(d);
-	if (!n && ok) {
-		char *p = xasprintf("%s/trace.dat", rn->dir);
-
-		ret = ffr_error(p, "missing (run status ok)");
-		free(p);
-	}
-	qsort(names, n, sizeof(*names), cmp_path);
-	for (i = 0; i < n && !ret; i++) {
-		ret = trace_read(r, run, names[i]);
-		rn->ntraces++;
-	}
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	if (!ret && run == 0 && rn->injects)
-		ffr_warn(rn->dir, "the baseline has %llu injected faults: a site was enabled?",
-			 rn->injects);
-	if (!ret && rn->lost)
-		ffr_warn(rn->dir, "%llu events lost: outcomes around them are 'unknown' (record with a bigger -b)",
-			 rn->lost);
-	return ret;
-}
-
 static int load(struct report *r)
 {
 	char *p;
@@ -434,10 +361,7 @@ static int load(struct report *r)
 		r->gcno_dir = p;
 	}
 
-	for (i = 0; i < r->nruns; i++)
-		if (read_traces(r, i))
-			return -1;
-	return 0;
+	return trace_read_runs(r);
 }
 
 /* ------------------------------------------------------------ output */
@@ -522,13 +446,13 @@ out:
 	return ret;
 }
 
-static int parse_only(int argc, char **argv)
+static int parse_only(int argc, char **argv, bool libtracecmd)
 {
 	unsigned long long events, injects;
 	int i;
 
 	for (i = 0; i < argc; i++) {
-		double s = trace_bench(argv[i], &events, &injects);
+		double s = trace_bench(argv[i], &events, &injects, libtracecmd);
 
 		if (s < 0)
 			return 1;
@@ -546,6 +470,8 @@ int main(int argc, char **argv)
 		{ "srctree", required_argument, NULL, 'S' },
 		{ "gcov", required_argument, NULL, 'g' },
 		{ "exclude", required_argument, NULL, 'x' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "libtracecmd", no_argument, NULL, 'L' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "parse", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
@@ -555,10 +481,12 @@ int main(int argc, char **argv)
 	bool parse = false, exclude_set = false;
 	char tmpl[] = "/tmp/futex-fault-report.XXXXXX";
 	double t0 = now(), t1;
+	char *end;
 	int c, ret = 1;
 
 	r.gcov = getenv("GCOV") ? getenv("GCOV") : "gcov";
-	while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+	r.threads = sysconf(_SC_NPROCESSORS_ONLN);
+	while ((c = getopt_long(argc, argv, "o:j:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			r.outdir = optarg;
@@ -579,6 +507,16 @@ int main(int argc, char **argv)
 			r.exclude = xrealloc(r.exclude, (r.nexclude + 1) * sizeof(*r.exclude));
 			r.exclude[r.nexclude++] = optarg;
 			break;
+		case 'j':
+			r.threads = strtol(optarg, &end, 10);
+			if (*end || r.threads < 1 || r.threads > 1024) {
+				fprintf(stderr, "futex-fault-report: -j wants a number of threads, 1 to 1024\n");
+				return 2;
+			}
+			break;
+		case 'L':
+			r.libtracecmd = true;
+			break;
 		case 'q':
 			r.quiet = true;
 			break;
@@ -598,7 +536,7 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
-		return parse_only(argc - optind, argv + optind);
+		return parse_only(argc - optind, argv + optind, r.libtracecmd);
 	}
 	if (optind + 1 != argc) {
 		usage(stderr);

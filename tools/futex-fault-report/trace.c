@@ -1,18 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Read a run's trace.dat with libtracecmd and feed the outcome engine.
+ * Read the runs' traces and feed the outcome engine.
  *
- * The per-record path does no lookup by name: event ids and field
- * offsets are resolved once per file, and the site enum value is mapped to
- * the report's site index through a table built from the event's own
- * print fmt.
+ * Traces are read by a pool of threads (-j), one trace per thread at a
+ * time, each with its own tep handle.  What a trace adds to the report is
+ * kept in its struct trace_job and merged into the report by the main
+ * thread in the order a single thread reads them (runs in order, a run's
+ * traces by name), so the report does not depend on the number of threads
+ * or on which finished first.
+ *
+ * Version 7 traces (what trace-cmd 3.x writes) are read by tracedat.c;
+ * others, and all with --libtracecmd, by libtracecmd, compressed ones
+ * after "trace-cmd convert".
+ *
+ * The per-record path does no lookup by name: event ids and field offsets
+ * are resolved once per trace, a record of another event costs one
+ * comparison, and the site enum value is mapped to the report's site index
+ * through a table built from the event's own print fmt.
  */
+#include <dirent.h>
 #include <errno.h>
-#include <sched.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <fcntl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,54 +34,120 @@
 
 #include "ffr.h"
 #include "fmtsym.h"
+#include "tracedat.h"
 #include "util.h"
 
 /* x86_64 exit and exit_group: after them a task never returns to user space */
 static const long exit_nrs[] = { 60, 231, -1 };
 
+/* the event systems the reporter reads */
+static const char *const systems[] = { "futex_fault", "raw_syscalls", "sched", NULL };
+
 struct field {
-	int	offset;
-	int	size;
-	bool	is_signed;
+	unsigned int	offset;
+	unsigned int	size;
+	bool		is_signed;
 };
 
+/* one site's share of one trace */
+struct psite {
+	unsigned long long	fired;
+	unsigned long long	oc[OC_NR];
+	struct kv		*errors;	/* errno returned to user space -> count */
+	size_t			nerrors, caperrors;
+	struct kv		*ops;		/* futex op -> count */
+	size_t			nops, capops;
+	struct kv		*pids;		/* pid -> injections */
+	size_t			npids, cappids;
+	struct task_count	*tasks;		/* the pids with their comm */
+	unsigned long long	caller;		/* first caller address seen */
+	char			*caller_sym;
+};
+
+/* one trace to read: a run's trace*.dat, or an error found listing them */
+struct trace_job {
+	int			run;
+	char			*path;
+	off_t			size;		/* biggest files are read first */
+	bool			listed;		/* a real trace, not a listing error */
+	int			ret;
+	struct strbuf		msg;		/* its errors, printed when merged */
+	struct psite		*sites;		/* [report.nsites] */
+	unsigned long long	records, injects, lost;
+};
+
+/* reading one trace */
 struct tctx {
 	struct report		*r;
 	struct tep_handle	*tep;
 	const char		*path;
-	int			run;
+	bool			swap;		/* the file's byte order is not the host's */
 	int			id_inject, id_enter, id_exit, id_pexit;
+	struct field		f_type, f_pid;
 	struct field		f_site, f_err, f_op, f_caller, f_enter_id, f_exit_id, f_ret;
 	struct field		f_pexit_pid;
+	/* the record sizes the fields read need */
+	unsigned int		need_common, need_inject, need_enter, need_exit, need_pexit;
 	struct tep_format_field	*f_name;	/* __string(name), newer kernels */
 	int			*site_map;	/* site enum value -> report site index */
 	size_t			nsite_map;
 	struct oc_engine	*oc;
-	struct kv		**pids;		/* [site]: pid -> injections */
-	size_t			*npids, *cappids;
+	struct psite		*ps;		/* [report.nsites], NULL when only parsing */
 	unsigned long long	records, injects, lost;
 	int			bad_site;	/* first unknown enum value seen, or -1 */
 	char			*bad_name;	/* its name, if the event carries one */
-	bool			bench;
+	bool			short_record;	/* a record smaller than its format */
 };
 
-static int get_field(struct tctx *t, struct tep_event *ev, const char *name, struct field *f)
+static int get_field(struct tctx *t, struct tep_event *ev, const char *name, struct field *f,
+		     unsigned int *need)
 {
-	struct tep_format_field *ff = tep_find_field(ev, name);
+	struct tep_format_field *ff = tep_find_any_field(ev, name);
 
 	if (!ff)
 		return ffr_error(t->path, "event %s:%s has no field '%s'", ev->system, ev->name,
 				 name);
+	if (ff->offset < 0 || ff->size <= 0 || ff->size > 8)
+		return ffr_error(t->path, "event %s:%s: field '%s' is not a number", ev->system,
+				 ev->name, name);
 	f->offset = ff->offset;
 	f->size = ff->size;
 	f->is_signed = ff->flags & TEP_FIELD_IS_SIGNED;
+	if (*need < f->offset + f->size)
+		*need = f->offset + f->size;
 	return 0;
 }
 
-/* tep_read_number() returns the raw bits: sign-extend signed fields */
-static inline long long read_field(struct tctx *t, struct tep_record *rec, const struct field *f)
+static inline unsigned long long read_raw(const struct tctx *t, const unsigned char *p,
+					  unsigned int size)
 {
-	unsigned long long v = tep_read_number(t->tep, (char *)rec->data + f->offset, f->size);
+	if (!t->swap) {
+		uint16_t v16;
+		uint32_t v32;
+		uint64_t v64;
+
+		switch (size) {
+		case 1:
+			return *p;
+		case 2:
+			memcpy(&v16, p, 2);
+			return v16;
+		case 4:
+			memcpy(&v32, p, 4);
+			return v32;
+		case 8:
+			memcpy(&v64, p, 8);
+			return v64;
+		}
+	}
+	return tep_read_number(t->tep, p, size);
+}
+
+/* the raw bits, sign-extended for signed fields */
+static inline long long read_field(const struct tctx *t, const unsigned char *data,
+				   const struct field *f)
+{
+	unsigned long long v = read_raw(t, data + f->offset, f->size);
 
 	if (f->is_signed && f->size < 8) {
 		int shift = 64 - 8 * f->size;
@@ -81,28 +160,31 @@ static inline long long read_field(struct tctx *t, struct tep_record *rec, const
 #define SITE_UNRESOLVED	(-2)
 
 /* the event's own name string (__data_loc char[] name) */
-static const char *record_name(struct tctx *t, struct tep_record *rec)
+static const char *record_name(struct tctx *t, const unsigned char *data, unsigned int size)
 {
 	struct tep_format_field *f = t->f_name;
 	unsigned int loc, off, len;
 
-	loc = tep_read_number(t->tep, (char *)rec->data + f->offset, 4);
+	if (f->offset < 0 || (unsigned int)f->offset + 4 > size)
+		return NULL;
+	loc = read_raw(t, data + f->offset, 4);
 	off = loc & 0xffff;
 	len = loc >> 16;
 	if (f->flags & TEP_FIELD_IS_RELATIVE)
 		off += f->offset + f->size;
-	if (!len || off + len > (unsigned int)rec->size)
+	if (!len || off + len > size || memchr(data + off, '\0', len) == NULL)
 		return NULL;
-	return (const char *)rec->data + off;
+	return (const char *)data + off;
 }
 
 /*
  * A site value the print fmt does not name: resolve it once from the
  * record's name string, then it takes the fast path like the others.
  */
-static int resolve_site(struct tctx *t, struct tep_record *rec, unsigned long long v)
+static int resolve_site(struct tctx *t, const unsigned char *data, unsigned int size,
+			unsigned long long v)
 {
-	const char *name = t->f_name ? record_name(t, rec) : NULL;
+	const char *name = t->f_name ? record_name(t, data, size) : NULL;
 	struct site *s;
 	size_t old = t->nsite_map, i;
 
@@ -113,7 +195,7 @@ static int resolve_site(struct tctx *t, struct tep_record *rec, unsigned long lo
 		for (i = old; i < t->nsite_map; i++)
 			t->site_map[i] = SITE_UNRESOLVED;
 	}
-	if (t->bench) {
+	if (!t->ps) {
 		t->site_map[v] = 0;
 		return 0;
 	}
@@ -130,67 +212,102 @@ static int resolve_site(struct tctx *t, struct tep_record *rec, unsigned long lo
 static void outcome_cb(void *ctx, const struct oc_inject *inj, enum oc_outcome oc, long ret)
 {
 	struct tctx *t = ctx;
-	struct site *s;
+	struct psite *ps;
 
-	if (t->bench)
+	if (!t->ps)
 		return;
-	s = &t->r->sites[inj->site];
-	s->oc[oc]++;
+	ps = &t->ps[inj->site];
+	ps->oc[oc]++;
 	if (oc == OC_ERROR)
-		site_count(&s->errors, &s->nerrors, &s->caperrors, -ret, 1);
+		site_count(&ps->errors, &ps->nerrors, &ps->caperrors, -ret, 1);
 }
 
-static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
+static int short_record(struct tctx *t)
 {
-	struct tctx *t = data;
-	int type = tep_data_type(t->tep, rec);
-	int pid;
+	t->short_record = true;
+	return -1;
+}
 
-	(void)h;
-	(void)cpu;
+static int inject(struct tctx *t, const unsigned char *data, unsigned int size)
+{
+	unsigned long long v;
+	struct oc_inject inj;
+	struct psite *ps;
+	int idx, pid;
+
+	if (size < t->need_inject)
+		return short_record(t);
+	v = read_field(t, data, &t->f_site);
+	t->injects++;
+	pid = read_field(t, data, &t->f_pid);
+	idx = v < t->nsite_map ? t->site_map[v] : SITE_UNRESOLVED;
+	if (idx == SITE_UNRESOLVED)
+		idx = resolve_site(t, data, size, v);
+	if (idx < 0) {
+		if (t->bad_site < 0)
+			t->bad_site = v;
+		return -1;
+	}
+	inj.site = idx;
+	inj.err = read_field(t, data, &t->f_err);
+	inj.op = read_field(t, data, &t->f_op);
+	inj.pid = pid;
+	if (t->ps) {
+		ps = &t->ps[idx];
+		ps->fired++;
+		site_count(&ps->ops, &ps->nops, &ps->capops, inj.op, 1);
+		site_count(&ps->pids, &ps->npids, &ps->cappids, pid, 1);
+		if (!ps->caller)
+			ps->caller = read_field(t, data, &t->f_caller);
+	}
+	oc_inject(t->oc, &inj);
+	return 0;
+}
+
+/* one record: mostly system call entries and exits, checked in that order */
+static int handle_record(struct tctx *t, const unsigned char *data, unsigned int size,
+			 long long missed)
+{
+	int type;
+
 	t->records++;
-	if (rec->missed_events) {
-		t->lost += rec->missed_events > 0 ? rec->missed_events : 1;
+	if (missed) {
+		t->lost += missed > 0 ? missed : 1;
 		oc_lost(t->oc);
 	}
+	if (size < t->need_common)
+		return short_record(t);
+	type = read_raw(t, data + t->f_type.offset, t->f_type.size);
 	if (type == t->id_enter) {
-		oc_sys_enter(t->oc, tep_data_pid(t->tep, rec), read_field(t, rec, &t->f_enter_id));
+		if (size < t->need_enter)
+			return short_record(t);
+		oc_sys_enter(t->oc, read_field(t, data, &t->f_pid),
+			     read_field(t, data, &t->f_enter_id));
 	} else if (type == t->id_exit) {
-		oc_sys_exit(t->oc, tep_data_pid(t->tep, rec), read_field(t, rec, &t->f_exit_id),
-			    read_field(t, rec, &t->f_ret));
+		if (size < t->need_exit)
+			return short_record(t);
+		oc_sys_exit(t->oc, read_field(t, data, &t->f_pid),
+			    read_field(t, data, &t->f_exit_id), read_field(t, data, &t->f_ret));
 	} else if (type == t->id_inject) {
-		unsigned long long v = read_field(t, rec, &t->f_site);
-		struct oc_inject inj;
-		struct site *s;
-		int idx;
-
-		t->injects++;
-		pid = tep_data_pid(t->tep, rec);
-		idx = v < t->nsite_map ? t->site_map[v] : SITE_UNRESOLVED;
-		if (idx == SITE_UNRESOLVED)
-			idx = resolve_site(t, rec, v);
-		if (idx < 0) {
-			if (t->bad_site < 0)
-				t->bad_site = v;
-			return -1;
-		}
-		inj.site = idx;
-		inj.err = read_field(t, rec, &t->f_err);
-		inj.op = read_field(t, rec, &t->f_op);
-		inj.pid = pid;
-		if (!t->bench) {
-			s = &t->r->sites[idx];
-			s->fired++;
-			site_count(&s->ops, &s->nops, &s->capops, inj.op, 1);
-			site_count(&t->pids[idx], &t->npids[idx], &t->cappids[idx], pid, 1);
-			if (!s->caller)
-				s->caller = read_field(t, rec, &t->f_caller);
-		}
-		oc_inject(t->oc, &inj);
+		return inject(t, data, size);
 	} else if (type == t->id_pexit) {
-		oc_task_exit(t->oc, read_field(t, rec, &t->f_pexit_pid));
+		if (size < t->need_pexit)
+			return short_record(t);
+		oc_task_exit(t->oc, read_field(t, data, &t->f_pexit_pid));
 	}
 	return 0;
+}
+
+static int tdat_record(void *ctx, const struct tdat_rec *rec)
+{
+	return handle_record(ctx, rec->data, rec->size, rec->missed);
+}
+
+static int tracecmd_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *ctx)
+{
+	(void)h;
+	(void)cpu;
+	return handle_record(ctx, rec->data, rec->size > 0 ? rec->size : 0, rec->missed_events);
 }
 
 static int event_id(struct tctx *t, const char *sys, const char *name, bool required)
@@ -222,23 +339,24 @@ static int map_sites(struct tctx *t, struct tep_event *ev)
 				 "futex_fault_inject names its sites neither in its print fmt (__print_symbolic) nor in a 'name' field");
 	}
 	t->nsite_map = tab.n;
-	t->site_map = xcalloc(tab.n, sizeof(*t->site_map));
+	t->site_map = xcalloc(tab.n ? tab.n : 1, sizeof(*t->site_map));
 	for (v = 0; v < tab.n; v++) {
 		struct site *s;
 
 		t->site_map[v] = SITE_UNRESOLVED;
 		if (!tab.name[v])
 			continue;
-		if (t->bench) {
+		if (!t->ps) {
 			t->site_map[v] = 0;
 			continue;
 		}
 		s = site_find(t->r, tab.name[v]);
 		if (!s) {
+			ffr_error(t->path,
+				  "the trace names site '%s' (value %u), which is not in the baseline's sites.txt: trace and site table from different kernels?",
+				  tab.name[v], v);
 			symtab_free(&tab);
-			return ffr_error(t->path,
-					 "the trace names site '%s' (value %u), which is not in the baseline's sites.txt: trace and site table from different kernels?",
-					 tab.name[v], v);
+			return -1;
 		}
 		t->site_map[v] = s - t->r->sites;
 	}
@@ -246,12 +364,11 @@ static int map_sites(struct tctx *t, struct tep_event *ev)
 	return 0;
 }
 
-static int setup(struct tctx *t, struct tracecmd_input *h)
+static int setup(struct tctx *t)
 {
-	struct tep_event *ev;
+	struct tep_event *ev, *enter, *exit_ev;
 
-	t->tep = tracecmd_get_tep(h);
-	t->bad_site = -1;
+	t->swap = tep_is_file_bigendian(t->tep) != tep_is_local_bigendian(t->tep);
 	t->id_inject = event_id(t, "futex_fault", "futex_fault_inject", true);
 	if (t->id_inject < 0)
 		return -1;
@@ -262,20 +379,163 @@ static int setup(struct tctx *t, struct tracecmd_input *h)
 	t->id_pexit = event_id(t, "sched", "sched_process_exit", false);
 
 	ev = tep_find_event(t->tep, t->id_inject);
-	if (get_field(t, ev, "site", &t->f_site) || get_field(t, ev, "err", &t->f_err) ||
-	    get_field(t, ev, "op", &t->f_op) || get_field(t, ev, "caller", &t->f_caller))
+	enter = tep_find_event(t->tep, t->id_enter);
+	exit_ev = tep_find_event(t->tep, t->id_exit);
+	/* the common fields are the same in every event */
+	if (get_field(t, ev, "common_type", &t->f_type, &t->need_common) ||
+	    get_field(t, ev, "common_pid", &t->f_pid, &t->need_common))
+		return -1;
+	t->need_inject = t->need_enter = t->need_exit = t->need_pexit = t->need_common;
+	if (get_field(t, ev, "site", &t->f_site, &t->need_inject) ||
+	    get_field(t, ev, "err", &t->f_err, &t->need_inject) ||
+	    get_field(t, ev, "op", &t->f_op, &t->need_inject) ||
+	    get_field(t, ev, "caller", &t->f_caller, &t->need_inject))
 		return -1;
 	if (map_sites(t, ev))
 		return -1;
-	if (get_field(t, tep_find_event(t->tep, t->id_enter), "id", &t->f_enter_id) ||
-	    get_field(t, tep_find_event(t->tep, t->id_exit), "id", &t->f_exit_id) ||
-	    get_field(t, tep_find_event(t->tep, t->id_exit), "ret", &t->f_ret))
+	if (get_field(t, enter, "id", &t->f_enter_id, &t->need_enter) ||
+	    get_field(t, exit_ev, "id", &t->f_exit_id, &t->need_exit) ||
+	    get_field(t, exit_ev, "ret", &t->f_ret, &t->need_exit))
 		return -1;
 	if (t->id_pexit >= 0 &&
-	    get_field(t, tep_find_event(t->tep, t->id_pexit), "pid", &t->f_pexit_pid))
+	    get_field(t, tep_find_event(t->tep, t->id_pexit), "pid", &t->f_pexit_pid,
+		      &t->need_pexit))
 		return -1;
 	return 0;
 }
+
+/* after the records: a bad site, a short record, or corrupt data */
+static int check_records(struct tctx *t, int ret, bool reported)
+{
+	if (t->bad_site >= 0 && t->bad_name)
+		return ffr_error(t->path, "futex_fault_inject names site '%s' (value %d), which is not in the baseline's sites.txt: trace and site table from different kernels?",
+				 t->bad_name, t->bad_site);
+	if (t->bad_site >= 0)
+		return ffr_error(t->path, "futex_fault_inject with site value %d, which the event does not name",
+				 t->bad_site);
+	if (t->short_record)
+		return ffr_error(t->path, "a record is shorter than its event's format (corrupt?)");
+	if (ret < 0 && !reported)
+		return ffr_error(t->path, "error while reading the records (truncated or corrupt?)");
+	return ret < 0 ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ symbols */
+
+/*
+ * Callers are named from kallsyms.  Every trace of a campaign carries the
+ * same kallsyms, so it is parsed once, into a tep handle of its own shared
+ * by the threads (lookups under a lock: the first builds the function map),
+ * not once per trace as libtracecmd does.
+ */
+struct ksyms {
+	struct ksyms		*next;
+	char			*text;		/* the section as stored */
+	size_t			len;
+	struct tep_handle	*tep;
+};
+
+static struct ksyms *ksyms_cache;
+static pthread_mutex_t ksyms_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* "function+0xoffset", or NULL */
+static char *tep_symbol(struct tep_handle *tep, unsigned long long addr)
+{
+	const char *fn = tep_find_function(tep, addr);
+
+	if (!fn)
+		return NULL;
+	return xasprintf("%s+0x%llx", fn, addr - tep_find_function_address(tep, addr));
+}
+
+/*
+ * The symbol for addr from d's kallsyms.  The cache is keyed by the
+ * section as stored in the file, so a hit costs no decompression.
+ * Return: 0 (*sym NULL if not found), or -1 on a corrupt section.
+ */
+static int ksyms_symbol(struct tdat *d, unsigned long long addr, char **sym)
+{
+	const void *raw;
+	struct ksyms *k;
+	size_t len;
+	int err = 0;
+
+	*sym = NULL;
+	raw = tdat_kallsyms_raw(d, &len);
+	if (!raw)
+		return 0;
+	pthread_mutex_lock(&ksyms_lock);
+	for (k = ksyms_cache; k; k = k->next)
+		if (k->len == len && !memcmp(k->text, raw, len))
+			break;
+	if (!k) {
+		char *text = tdat_kallsyms(d, NULL, &err);
+
+		if (err)
+			goto out;
+		k = xcalloc(1, sizeof(*k));
+		k->text = xmalloc(len);
+		memcpy(k->text, raw, len);
+		k->len = len;
+		k->tep = tep_alloc();
+		if (k->tep && text)
+			tep_parse_kallsyms(k->tep, text);
+		free(text);
+		k->next = ksyms_cache;
+		ksyms_cache = k;
+	}
+	if (k->tep)
+		*sym = tep_symbol(k->tep, addr);
+out:
+	pthread_mutex_unlock(&ksyms_lock);
+	return err;
+}
+
+static void ksyms_free(void)
+{
+	struct ksyms *k;
+
+	while ((k = ksyms_cache)) {
+		ksyms_cache = k->next;
+		if (k->tep)
+			tep_free(k->tep);
+		free(k->text);
+		free(k);
+	}
+}
+
+/*
+ * Who faulted (pid -> comm) and where from (caller -> symbol), while the
+ * trace's command lines and kallsyms are at hand: from d's kallsyms for a
+ * version 7 trace, else from t->tep.
+ */
+static int name_tasks(struct tctx *t, struct tdat *d)
+{
+	size_t i, k;
+
+	for (i = 0; i < t->r->nsites; i++) {
+		struct psite *ps = &t->ps[i];
+
+		if (ps->npids)
+			ps->tasks = xcalloc(ps->npids, sizeof(*ps->tasks));
+		for (k = 0; k < ps->npids; k++) {
+			const char *comm = tep_data_comm_from_pid(t->tep, ps->pids[k].key);
+
+			ps->tasks[k].comm = xstrdup(comm ? comm : "<...>");
+			ps->tasks[k].pid = ps->pids[k].key;
+			ps->tasks[k].count = ps->pids[k].count;
+		}
+		if (!ps->caller)
+			continue;
+		if (!d)
+			ps->caller_sym = tep_symbol(t->tep, ps->caller);
+		else if (ksyms_symbol(d, ps->caller, &ps->caller_sym))
+			return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ reading */
 
 /*
  * Is this a compressed (version 7) trace?  Peeks at the header laid out in
@@ -303,12 +563,13 @@ static bool compressed(const char *path)
 }
 
 /*
- * libtracecmd 1.3 reads compressed traces page by page at about 1.5 M
- * records/s; "trace-cmd convert" decompresses the whole file ten times
- * faster.  So a compressed trace is first converted to an uncompressed
- * copy in the scratch directory, when trace-cmd is there.
+ * libtracecmd 1.3 reads compressed traces page by page, searching a list of
+ * every chunk decompressed so far; "trace-cmd convert" decompresses the
+ * whole file far faster.  So (for the traces tracedat.c does not read) a
+ * compressed trace is first converted to an uncompressed copy in the
+ * scratch directory, when trace-cmd is there.
  */
-static char *decompress(const char *path, const char *tmpdir)
+static char *convert(const char *path, const char *tmpdir)
 {
 	static unsigned int seq;
 	char *out;
@@ -317,7 +578,7 @@ static char *decompress(const char *path, const char *tmpdir)
 
 	if (!tmpdir || !compressed(path))
 		return NULL;
-	out = xasprintf("%s/trace-%u.dat", tmpdir, seq++);
+	out = xasprintf("%s/trace-%u.dat", tmpdir, __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
 	pid = fork();
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
@@ -339,136 +600,404 @@ static char *decompress(const char *path, const char *tmpdir)
 	return out;
 }
 
-static struct tracecmd_input *open_trace(const char *path, const char *tmpdir, char **copy)
+static int read_libtracecmd(struct tctx *t, const char *tmpdir)
 {
 	struct tracecmd_input *h;
-	struct stat st;
-
-	if (stat(path, &st)) {
-		ffr_error(path, "%s", strerror(errno));
-		return NULL;
-	}
-	if (!S_ISREG(st.st_mode) || !st.st_size) {
-		ffr_error(path, "empty or not a regular file");
-		return NULL;
-	}
-	*copy = decompress(path, tmpdir);
-	h = tracecmd_open(*copy ? *copy : path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!h)
-		ffr_error(path, "not a readable trace-cmd trace (truncated or corrupt?)");
-	return h;
-}
-
-/*
- * A truncated file may open and read without complaint; check that the
- * last record read ended inside the file.
- */
-static int run_iterate(struct tctx *t, struct tracecmd_input *h)
-{
-	if (tracecmd_iterate_events(h, NULL, 0, record_cb, t) < 0 && t->bad_site < 0)
-		return ffr_error(t->path, "error while reading the records (truncated or corrupt?)");
-	if (t->bad_site >= 0 && t->bad_name)
-		return ffr_error(t->path, "futex_fault_inject names site '%s' (value %d), which is not in the baseline's sites.txt: trace and site table from different kernels?",
-				 t->bad_name, t->bad_site);
-	if (t->bad_site >= 0)
-		return ffr_error(t->path, "futex_fault_inject with site value %d, which the event does not name",
-				 t->bad_site);
-	return 0;
-}
-
-int trace_read(struct report *r, int run, const char *path)
-{
-	struct tctx t = { .r = r, .path = path, .run = run };
-	struct tracecmd_input *h;
-	char *copy = NULL;
-	size_t i, k;
+	char *copy = convert(t->path, tmpdir);
 	int ret = -1;
 
-	h = open_trace(path, r->tmpdir, &copy);
-	if (!h)
-		goto out_copy;
-	t.pids = xcalloc(r->nsites, sizeof(*t.pids));
-	t.npids = xcalloc(r->nsites, sizeof(*t.npids));
-	t.cappids = xcalloc(r->nsites, sizeof(*t.cappids));
-	if (setup(&t, h))
+	/* opening parses event formats: libtraceevent's parser is not reentrant */
+	tdat_parse_lock();
+	h = tracecmd_open(copy ? copy : t->path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	tdat_parse_unlock();
+	if (!h) {
+		ffr_error(t->path, "not a readable trace-cmd trace (truncated or corrupt?)");
 		goto out;
-	t.oc = oc_new(exit_nrs, outcome_cb, &t);
-	ret = run_iterate(&t, h);
-	oc_finish(t.oc);
-	if (ret)
-		goto out;
-
-	/* who faulted: pid -> comm, while the trace's cmdlines are at hand */
-	for (i = 0; i < r->nsites; i++) {
-		struct site *s = &r->sites[i];
-
-		for (k = 0; k < t.npids[i]; k++) {
-			const char *comm = tep_data_comm_from_pid(t.tep, t.pids[i][k].key);
-
-			grow(&s->tasks, &s->captasks, s->ntasks + 1, sizeof(*s->tasks));
-			s->tasks[s->ntasks].comm = xstrdup(comm ? comm : "<...>");
-			s->tasks[s->ntasks].pid = t.pids[i][k].key;
-			s->tasks[s->ntasks].count = t.pids[i][k].count;
-			s->ntasks++;
-		}
-		if (s->caller && !s->caller_sym) {
-			const char *fn = tep_find_function(t.tep, s->caller);
-
-			if (fn)
-				s->caller_sym = xasprintf("%s+0x%llx", fn,
-					s->caller - tep_find_function_address(t.tep, s->caller));
-		}
 	}
-	r->runs[run].injects += t.injects;
-	r->runs[run].records += t.records;
-	r->runs[run].lost += t.lost;
-	r->events += t.records;
-out:
-	for (i = 0; i < r->nsites; i++)
-		free(t.pids[i]);
-	free(t.pids);
-	free(t.npids);
-	free(t.cappids);
-	free(t.site_map);
-	free(t.bad_name);
+	t->tep = tracecmd_get_tep(h);
+	if (setup(t))
+		goto out_close;
+	t->oc = oc_new(exit_nrs, outcome_cb, t);
+	ret = tracecmd_iterate_events(h, NULL, 0, tracecmd_record, t);
+	oc_finish(t->oc);
+	ret = check_records(t, ret, false);
+	if (!ret && t->ps)
+		ret = name_tasks(t, NULL);
+out_close:
 	tracecmd_close(h);
-out_copy:
+out:
 	if (copy)
 		unlink(copy);
 	free(copy);
 	return ret;
 }
 
+static int read_tdat(struct tctx *t, struct tdat *d)
+{
+	int ret;
+
+	if (tdat_load_meta(d, systems))
+		return -1;
+	t->tep = d->tep;
+	if (setup(t))
+		return -1;
+	t->oc = oc_new(exit_nrs, outcome_cb, t);
+	ret = tdat_iterate(d, tdat_record, t);
+	oc_finish(t->oc);
+	ret = check_records(t, ret, !t->short_record && t->bad_site < 0);
+	if (!ret && t->ps)
+		ret = name_tasks(t, d);
+	return ret;
+}
+
+/* read the trace t->path, by the reader for its format */
+static int read_trace(struct tctx *t, const char *tmpdir, bool libtracecmd)
+{
+	struct stat st;
+	struct tdat d;
+	int ret;
+
+	t->bad_site = -1;
+	if (stat(t->path, &st))
+		return ffr_error(t->path, "%s", strerror(errno));
+	if (!S_ISREG(st.st_mode) || !st.st_size)
+		return ffr_error(t->path, "empty or not a regular file");
+	if (!libtracecmd) {
+		ret = tdat_open(&d, t->path);
+		if (ret == 0) {
+			ret = read_tdat(t, &d);
+			tdat_close(&d);
+		}
+		if (ret != TDAT_UNSUPPORTED)
+			goto out;
+	}
+	ret = read_libtracecmd(t, tmpdir);
+out:
+	free(t->site_map);
+	free(t->bad_name);
+	return ret;
+}
+
+static void run_job(struct report *r, struct trace_job *job)
+{
+	struct tctx t = { .r = r, .path = job->path };
+
+	ffr_msg_capture(&job->msg);
+	t.ps = xcalloc(r->nsites ? r->nsites : 1, sizeof(*t.ps));
+	job->ret = read_trace(&t, r->tmpdir, r->libtracecmd);
+	ffr_msg_capture(NULL);
+	job->sites = t.ps;
+	job->records = t.records;
+	job->injects = t.injects;
+	job->lost = t.lost;
+}
+
+/* ------------------------------------------------------------ threads */
+
+struct pool {
+	struct report		*r;
+	struct trace_job	*jobs;
+	size_t			*order;		/* biggest first */
+	size_t			njobs;
+	size_t			next;
+	size_t			failed;		/* first job that failed, njobs if none */
+	pthread_mutex_t		lock;
+};
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+	size_t i;
+
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		/* nothing after a failed trace is merged: do not read it */
+		while (p->next < p->njobs && (p->order[p->next] > p->failed ||
+					       !p->jobs[p->order[p->next]].listed))
+			p->next++;
+		i = p->next < p->njobs ? p->order[p->next++] : p->njobs;
+		pthread_mutex_unlock(&p->lock);
+		if (i == p->njobs)
+			return NULL;
+		run_job(p->r, &p->jobs[i]);
+		if (p->jobs[i].ret) {
+			pthread_mutex_lock(&p->lock);
+			if (i < p->failed)
+				p->failed = i;
+			pthread_mutex_unlock(&p->lock);
+		}
+	}
+}
+
+static int cmp_size(const void *a, const void *b, void *arg)
+{
+	const struct trace_job *jobs = arg;
+	const struct trace_job *ja = &jobs[*(const size_t *)a];
+	const struct trace_job *jb = &jobs[*(const size_t *)b];
+
+	if (ja->size != jb->size)
+		return ja->size < jb->size ? 1 : -1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static void run_pool(struct report *r, struct trace_job *jobs, size_t njobs)
+{
+	struct pool p = { .r = r, .jobs = jobs, .njobs = njobs, .failed = njobs };
+	pthread_t *tids;
+	size_t i, nthreads = r->threads > 0 ? (size_t)r->threads : 1, started = 0;
+
+	p.order = xcalloc(njobs ? njobs : 1, sizeof(*p.order));
+	for (i = 0; i < njobs; i++) {
+		p.order[i] = i;
+		if (!jobs[i].listed)	/* a listing error stops there */
+			p.failed = i < p.failed ? i : p.failed;
+	}
+	qsort_r(p.order, njobs, sizeof(*p.order), cmp_size, jobs);
+	pthread_mutex_init(&p.lock, NULL);
+	if (nthreads > njobs)
+		nthreads = njobs;
+	tids = xcalloc(nthreads ? nthreads : 1, sizeof(*tids));
+	for (i = 1; i < nthreads; i++)
+		if (!pthread_create(&tids[i], NULL, worker, &p))
+			started++;
+	worker(&p);
+	for (i = 1; i <= started; i++)
+		pthread_join(tids[i], NULL);
+	pthread_mutex_destroy(&p.lock);
+	free(tids);
+	free(p.order);
+}
+
+/* ------------------------------------------------------------ merging */
+
+static void merge_job(struct report *r, struct trace_job *job, size_t idx, size_t *caller_job)
+{
+	struct run *rn = &r->runs[job->run];
+	size_t i, k;
+
+	for (i = 0; i < r->nsites; i++) {
+		struct psite *ps = &job->sites[i];
+		struct site *s = &r->sites[i];
+
+		s->fired += ps->fired;
+		for (k = 0; k < OC_NR; k++)
+			s->oc[k] += ps->oc[k];
+		for (k = 0; k < ps->nerrors; k++)
+			site_count(&s->errors, &s->nerrors, &s->caperrors, ps->errors[k].key,
+				   ps->errors[k].count);
+		for (k = 0; k < ps->nops; k++)
+			site_count(&s->ops, &s->nops, &s->capops, ps->ops[k].key, ps->ops[k].count);
+		for (k = 0; k < ps->npids; k++) {
+			grow(&s->tasks, &s->captasks, s->ntasks + 1, sizeof(*s->tasks));
+			s->tasks[s->ntasks++] = ps->tasks[k];
+		}
+		if (!s->caller && ps->caller) {
+			s->caller = ps->caller;
+			s->caller_sym = ps->caller_sym;
+			ps->caller_sym = NULL;
+			caller_job[i] = idx;
+		}
+	}
+	rn->injects += job->injects;
+	rn->records += job->records;
+	rn->lost += job->lost;
+	r->events += job->records;
+}
+
+static void free_job(struct report *r, struct trace_job *job)
+{
+	size_t i;
+
+	for (i = 0; job->sites && i < r->nsites; i++) {
+		free(job->sites[i].errors);
+		free(job->sites[i].ops);
+		free(job->sites[i].pids);
+		free(job->sites[i].tasks);
+		free(job->sites[i].caller_sym);
+	}
+	free(job->sites);
+	free(job->path);
+	sb_free(&job->msg);
+}
+
+/* the symbol for addr from the trace path's kallsyms, as read_trace() would */
+static char *trace_symbol(struct report *r, const char *path, unsigned long long addr)
+{
+	struct tracecmd_input *h;
+	char *sym = NULL;
+	struct tdat d;
+
+	if (!r->libtracecmd && tdat_open(&d, path) == 0) {
+		ksyms_symbol(&d, addr, &sym);
+		tdat_close(&d);
+		return sym;
+	}
+	tdat_parse_lock();
+	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	tdat_parse_unlock();
+	if (h) {
+		sym = tep_symbol(tracecmd_get_tep(h), addr);
+		tracecmd_close(h);
+	}
+	return sym;
+}
+
+/*
+ * A single thread reading the traces in order names a site's caller with
+ * the kallsyms of the first trace, from the one that saw the caller on,
+ * that has its symbol.  The thread that saw it tried its own; should that
+ * fail (a trace without kallsyms), try the later ones.
+ */
+static void name_callers(struct report *r, struct trace_job *jobs, size_t njobs,
+			 const size_t *caller_job)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->nsites; i++) {
+		struct site *s = &r->sites[i];
+
+		for (k = caller_job[i] + 1; s->caller && !s->caller_sym && k < njobs; k++)
+			s->caller_sym = trace_symbol(r, jobs[k].path, s->caller);
+	}
+}
+
+static void warn_run(struct report *r, int run)
+{
+	struct run *rn = &r->runs[run];
+
+	if (run == 0 && rn->injects)
+		ffr_warn(rn->dir, "the baseline has %llu injected faults: a site was enabled?",
+			 rn->injects);
+	if (rn->lost)
+		ffr_warn(rn->dir, "%llu events lost: outcomes around them are 'unknown' (record with a bigger -b)",
+			 rn->lost);
+}
+
+/* ------------------------------------------------------------ listing */
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static struct trace_job *add_job(struct trace_job **jobs, size_t *n, size_t *cap, int run)
+{
+	struct trace_job *job;
+
+	grow(jobs, cap, *n + 1, sizeof(**jobs));
+	job = &(*jobs)[(*n)++];
+	memset(job, 0, sizeof(*job));
+	sb_init(&job->msg);
+	job->run = run;
+	return job;
+}
+
+/* trace.dat, or trace*.dat, of each run; a listing error becomes a failed job */
+static void list_traces(struct report *r, struct trace_job **jobs, size_t *njobs)
+{
+	size_t cap = 0, run;
+
+	*jobs = NULL;
+	*njobs = 0;
+	for (run = 0; run < r->nruns; run++) {
+		struct run *rn = &r->runs[run];
+		char **names = NULL;
+		size_t n = 0, ncap = 0, i;
+		struct trace_job *job;
+		struct dirent *de;
+		struct stat st;
+		DIR *dir;
+
+		dir = opendir(rn->dir);
+		if (!dir) {
+			job = add_job(jobs, njobs, &cap, run);
+			ffr_msg_capture(&job->msg);
+			job->ret = ffr_error(rn->dir, "%s", strerror(errno));
+			ffr_msg_capture(NULL);
+			return;
+		}
+		while ((de = readdir(dir))) {
+			size_t l = strlen(de->d_name);
+
+			if (strncmp(de->d_name, "trace", 5) || l < 9 ||
+			    strcmp(de->d_name + l - 4, ".dat"))
+				continue;
+			grow(&names, &ncap, n + 1, sizeof(*names));
+			names[n++] = xasprintf("%s/%s", rn->dir, de->d_name);
+		}
+		closedir(dir);
+		if (!n && !strcmp(rn->status, "ok")) {
+			char *p = xasprintf("%s/trace.dat", rn->dir);
+
+			job = add_job(jobs, njobs, &cap, run);
+			ffr_msg_capture(&job->msg);
+			job->ret = ffr_error(p, "missing (run status ok)");
+			ffr_msg_capture(NULL);
+			free(p);
+			return;
+		}
+		qsort(names, n, sizeof(*names), cmp_path);
+		for (i = 0; i < n; i++) {
+			job = add_job(jobs, njobs, &cap, run);
+			job->path = names[i];
+			job->listed = true;
+			if (stat(job->path, &st) == 0)
+				job->size = st.st_size;
+		}
+		free(names);
+	}
+}
+
+int trace_read_runs(struct report *r)
+{
+	struct trace_job *jobs;
+	size_t njobs, i, *caller_job;
+	int ret = 0;
+
+	list_traces(r, &jobs, &njobs);
+	run_pool(r, jobs, njobs);
+
+	caller_job = xcalloc(r->nsites ? r->nsites : 1, sizeof(*caller_job));
+	for (i = 0; i < njobs; i++) {
+		struct trace_job *job = &jobs[i];
+
+		if (job->msg.len)
+			fputs(job->msg.buf, stderr);
+		if (job->listed)
+			r->runs[job->run].ntraces++;
+		if (job->ret) {
+			ret = -1;
+			break;
+		}
+		merge_job(r, job, i, caller_job);
+		/* a run's warnings after its last trace */
+		if (i + 1 == njobs || jobs[i + 1].run != job->run)
+			warn_run(r, job->run);
+	}
+	if (!ret)
+		name_callers(r, jobs, njobs, caller_job);
+	for (i = 0; i < njobs; i++)
+		free_job(r, &jobs[i]);
+	free(jobs);
+	free(caller_job);
+	ksyms_free();
+	return ret;
+}
+
 /* parse one trace, outcomes included, without a report: for measuring */
-double trace_bench(const char *path, unsigned long long *events, unsigned long long *injects)
+double trace_bench(const char *path, unsigned long long *events, unsigned long long *injects,
+		   bool libtracecmd)
 {
 	struct report r = { 0 };
-	struct tctx t = { .r = &r, .path = path, .bench = true };
-	struct tracecmd_input *h;
+	struct tctx t = { .r = &r, .path = path };
+	char tmpl[] = "/tmp/futex-fault-report.XXXXXX", *tmpdir;
 	struct timespec a, b;
-	char tmpl[] = "/tmp/futex-fault-report.XXXXXX", *tmpdir, *copy = NULL;
-	int ret = -1;
+	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	tmpdir = mkdtemp(tmpl);
-	h = open_trace(path, tmpdir, &copy);
-	if (!h)
-		goto out;
-	if (setup(&t, h)) {
-		tracecmd_close(h);
-		goto out;
-	}
-	t.oc = oc_new(exit_nrs, outcome_cb, &t);
-	ret = run_iterate(&t, h);
-	oc_finish(t.oc);
-	free(t.site_map);
-	free(t.bad_name);
-	tracecmd_close(h);
+	ret = read_trace(&t, tmpdir, libtracecmd);
 	clock_gettime(CLOCK_MONOTONIC, &b);
-out:
-	if (copy)
-		unlink(copy);
-	free(copy);
 	if (tmpdir)
 		rmdir(tmpdir);
 	if (ret)
