@@ -875,6 +875,8 @@ int tdat_iterate(struct tdat *d, tdat_record_fn fn, void *ctx)
 	unsigned int i;
 	int ret;
 
+	if (!d->long_size)
+		return ffr_error(d->path, "tdat_iterate() before tdat_load_meta()");
 	for (i = 0; i < d->ncpus; i++)
 		if (cpu_start(d, &d->cpus[i]))
 			return -1;

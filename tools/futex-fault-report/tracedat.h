@@ -69,7 +69,8 @@ const void *tdat_kallsyms_raw(struct tdat *d, size_t *len);
 typedef int (*tdat_record_fn)(void *ctx, const struct tdat_rec *rec);
 
 /*
- * Call fn for each record of the top instance, in time order (on equal
+ * After tdat_load_meta() (the page header's layout comes from the header
+ * page), call fn for each record of the top instance, in time order (on equal
  * timestamps, the CPU listed first first), as libtracecmd's
  * tracecmd_iterate_events() does.  A negative return from fn stops.
  * Return: 0, fn's negative return, or -1 after an error message (corrupt data).
