@@ -566,19 +566,25 @@ static bool compressed(const char *path)
  * libtracecmd 1.3 reads compressed traces page by page, searching a list of
  * every chunk decompressed so far; "trace-cmd convert" decompresses the
  * whole file far faster.  So (for the traces tracedat.c does not read) a
- * compressed trace is first converted to an uncompressed copy in the
- * scratch directory, when trace-cmd is there.
+ * compressed trace is first converted to an uncompressed copy in $TMPDIR
+ * (default /tmp: it can be big), when trace-cmd is there.
  */
-static char *convert(const char *path, const char *tmpdir)
+static char *convert(const char *path)
 {
-	static unsigned int seq;
+	const char *dir = getenv("TMPDIR");
 	char *out;
 	pid_t pid;
-	int status;
+	int status, fd;
 
-	if (!tmpdir || !compressed(path))
+	if (!compressed(path))
 		return NULL;
-	out = xasprintf("%s/trace-%u.dat", tmpdir, __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
+	out = xasprintf("%s/futex-fault-report-trace.XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(out);
+	if (fd < 0) {
+		free(out);
+		return NULL;
+	}
+	close(fd);
 	pid = fork();
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
@@ -600,10 +606,10 @@ static char *convert(const char *path, const char *tmpdir)
 	return out;
 }
 
-static int read_libtracecmd(struct tctx *t, const char *tmpdir)
+static int read_libtracecmd(struct tctx *t)
 {
 	struct tracecmd_input *h;
-	char *copy = convert(t->path, tmpdir);
+	char *copy = convert(t->path);
 	int ret = -1;
 
 	/* opening parses event formats: libtraceevent's parser is not reentrant */
@@ -651,7 +657,7 @@ static int read_tdat(struct tctx *t, struct tdat *d)
 }
 
 /* read the trace t->path, by the reader for its format */
-static int read_trace(struct tctx *t, const char *tmpdir, bool libtracecmd)
+static int read_trace(struct tctx *t, bool libtracecmd)
 {
 	struct stat st;
 	struct tdat d;
@@ -671,7 +677,7 @@ static int read_trace(struct tctx *t, const char *tmpdir, bool libtracecmd)
 		if (ret != TDAT_UNSUPPORTED)
 			goto out;
 	}
-	ret = read_libtracecmd(t, tmpdir);
+	ret = read_libtracecmd(t);
 out:
 	free(t->site_map);
 	free(t->bad_name);
@@ -684,7 +690,7 @@ static void run_job(struct report *r, struct trace_job *job)
 
 	ffr_msg_capture(&job->msg);
 	t.ps = xcalloc(r->nsites ? r->nsites : 1, sizeof(*t.ps));
-	job->ret = read_trace(&t, r->tmpdir, r->libtracecmd);
+	job->ret = read_trace(&t, r->libtracecmd);
 	ffr_msg_capture(NULL);
 	job->sites = t.ps;
 	job->records = t.records;
@@ -990,16 +996,12 @@ double trace_bench(const char *path, unsigned long long *events, unsigned long l
 {
 	struct report r = { 0 };
 	struct tctx t = { .r = &r, .path = path };
-	char tmpl[] = "/tmp/futex-fault-report.XXXXXX", *tmpdir;
 	struct timespec a, b;
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	tmpdir = mkdtemp(tmpl);
-	ret = read_trace(&t, tmpdir, libtracecmd);
+	ret = read_trace(&t, libtracecmd);
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	if (tmpdir)
-		rmdir(tmpdir);
 	if (ret)
 		return -1;
 	*events = t.records;
