@@ -166,7 +166,7 @@ wait $pid || rc=$?
 check $rc "the campaign goes on after its guest is killed (exit $rc)"
 check $([ "$(status_of wake_op_atomic)" = crash ]; echo $?) "the killed run is recorded as a crash"
 check $(cond test -s "$C/runs/wake_op_atomic/console.txt") "its console is kept"
-check $(cond grep -q "wake_op_atomic: crash" "$T/3.log") "the campaign says so"
+check $(cond grep -q "run wake_op_atomic: crash: QEMU was killed by signal 9" "$T/3.log") "the campaign says so"
 bad=0
 while read -r r t; do
 	[ "$(stat -c %Y "$C/runs/$r/run.json")" = "$t" ] || bad=1
