@@ -122,7 +122,7 @@ struct target {
 
 /* What the kernel does beyond the documentation: reported, not failed */
 enum note {
-	N_KEY_LENIENT, N_KEY_ERRNO, N_OFFSET, N_RESET_EMPTY, N_RESET_BADPTR,
+	N_KEY_PLUS, N_KEY_ZEROS, N_KEY_NUL, N_KEY_ERRNO, N_OFFSET, N_RESET_EMPTY, N_RESET_BADPTR,
 	N_BOOL_SILENT, N_ATTR_PREFIX, N_ATTR_WRAP, N_SITES_OPEN, NR_NOTES
 };
 
@@ -130,9 +130,13 @@ static const struct {
 	const char *what;
 	bool ours;	/* our code (-S makes it a failure) or standard debugfs */
 } note_desc[NR_NOTES] = {
-	[N_KEY_LENIENT] = { "a key file accepted input the documentation calls invalid "
-			    "(\"Takes 0 or 1 (a trailing newline is accepted). Anything "
-			    "else fails with EINVAL\")", true },
+	/* the documentation: "Takes 0 or 1 (a trailing newline is accepted). Anything else fails with EINVAL" */
+	[N_KEY_PLUS] = { "a key file accepted a leading '+' (kstrtouint), which the "
+			 "documentation calls invalid", true },
+	[N_KEY_ZEROS] = { "a key file accepted leading zeros (up to 8 bytes), which the "
+			  "documentation calls invalid", true },
+	[N_KEY_NUL] = { "a key file accepted a valid value followed by a NUL and anything "
+			"(up to 8 bytes), which the documentation calls invalid", true },
 	[N_KEY_ERRNO] = { "a key file returned EINVAL for an unreadable buffer "
 			  "(write(2) and the kernel's convention: EFAULT)", true },
 	[N_OFFSET] = { "a key file took a pwrite() at a non-zero offset as if at 0", true },
@@ -406,6 +410,28 @@ static long read_num(const char *path, bool sign)
 	errno = 0;
 	v = sign ? strtoll(buf, &end, 10) : (long long)strtoull(buf, &end, 10);
 	if (errno || *end || end == buf)
+		return -EPROTO;
+	return v;
+}
+
+/* What a file gives to one read() of 64 bytes: a number and a newline, or -errno */
+static long read_num_once(const char *path)
+{
+	char buf[64], *end;
+	ssize_t len;
+	long v;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len < 2 || buf[len - 1] != '\n')
+		return len < 0 ? -errno : -EPROTO;
+	buf[len] = '\0';
+	v = strtol(buf, &end, 10);
+	if (end == buf || *end != '\n')
 		return -EPROTO;
 	return v;
 }
@@ -824,9 +850,15 @@ static void notes_for(struct target *t, const struct wr *w, const struct expect 
 	char sh[FF_SHOW * 4 + 32];
 
 	if (t->kind == K_KEY || t->kind == K_ALL) {
-		if (e->ret >= 0 && e->doc_invalid)
-			note(N_KEY_LENIENT, t, "%s -> %lld", show(sh, sizeof(sh), w->buf, visible(w)),
-			     e->val);
+		if (e->ret >= 0 && e->doc_invalid) {
+			enum note n = N_KEY_ZEROS;
+
+			if (memchr(w->buf, '\0', w->len))
+				n = N_KEY_NUL;
+			else if (w->buf[0] == '+')
+				n = N_KEY_PLUS;
+			note(n, t, "%s -> %lld", show(sh, sizeof(sh), w->buf, visible(w)), e->val);
+		}
 		if (!w->kptr && w->avail != SIZE_MAX && e->ret == -EINVAL && w->len &&
 		    w->len <= FF_KEY_MAX_LEN)
 			note(N_KEY_ERRNO, t, "%zu bytes, %zu readable: EINVAL", w->len, w->avail);
@@ -1207,6 +1239,54 @@ static void do_reads(struct target *t)
 	close(fd);
 }
 
+static int all_keys(bool on);
+
+/*
+ * "all" formats the count afresh on every read(), so a reader that takes it
+ * in two read() calls while the count changes joins the head of one number
+ * to the tail of the other: with 57 sites, "0" then "7\n" of "57\n" reads 7,
+ * a count that never was.  (seq_file and simple_attr files keep what the
+ * first read() formatted.)  Read one byte, switch every key, read the rest.
+ */
+static void torn_read(struct target *t)
+{
+	static bool done;
+	char first[32], second[32], got[64], sh[256];
+	ssize_t n1, n2;
+	int fd, k;
+
+	if (done || t->kind != K_ALL)
+		return;
+	done = true;
+	for (k = 0; k < 2; k++) {
+		bool from = k;		/* 0 -> all, then all -> 0 */
+
+		all_keys(from);
+		snprintf(first, sizeof(first), "%d\n", from ? F.m.nr_sites : 0);
+		snprintf(second, sizeof(second), "%d\n", from ? 0 : F.m.nr_sites);
+		fd = open(t->path, O_RDONLY);
+		if (fd < 0) {
+			fail(t, "open: %s", strerror(errno));
+			return;
+		}
+		n1 = read(fd, got, 1);
+		all_keys(!from);
+		n2 = n1 == 1 ? read(fd, got + 1, sizeof(got) - 2) : -1;
+		close(fd);
+		if (n1 != 1 || n2 < 0) {
+			fail(t, "read in pieces: %zd, %zd", n1, n2);
+			continue;
+		}
+		got[1 + n2] = '\0';
+		if (strcmp(got, first) && strcmp(got, second))
+			fail(t, "torn read: read(1 byte), then every key switched, then read() "
+			     "gave %s: the count was %d, then %d, never %ld",
+			     show(sh, sizeof(sh), got, 1 + n2), from ? F.m.nr_sites : 0,
+			     from ? 0 : F.m.nr_sites, strtol(got, NULL, 10));
+	}
+	all_keys(false);
+}
+
 /* Run one input of class @c on @t; @iter is its number on @t */
 static void one_input(struct target *t, enum class c, unsigned int iter)
 {
@@ -1219,11 +1299,22 @@ static void one_input(struct target *t, enum class c, unsigned int iter)
 	t->tried[c]++;
 	if (c == C_READ) {
 		do_reads(t);
+		torn_read(t);
 		check_after(t, iter);
 		return;
 	}
-	if (t->kind == K_SITES && rnd_below(2))
+	/* how shells and programs open them: plain, O_TRUNC (echo >), O_APPEND, O_RDWR */
+	switch (rnd_below(4)) {
+	case 1:
+		flags |= O_TRUNC;
+		break;
+	case 2:
+		flags |= O_APPEND;
+		break;
+	case 3:
 		flags = O_RDWR;
+		break;
+	}
 	fd = open_target(t, flags);
 	if (fd < 0)
 		return;
@@ -1579,7 +1670,8 @@ static void *cc_reader(void *arg)
 			switch (t->kind) {
 			case K_KEY:
 			case K_ALL:
-				r = read_num(t->path, false);
+				/* one read(): "all" read in pieces is torn_read()'s business */
+				r = read_num_once(t->path);
 				if (r < 0 || (t->kind == K_KEY && r > 1) || r > F.m.nr_sites)
 					cc_bad(sh, "%s reads %ld", t->name, r);
 				break;
