@@ -196,6 +196,31 @@ rm -rf "$work/nosrc"
 		ok "missing source tree: error names the file, no report" ||
 		not_ok "missing source tree: $(head -c 200 "$work/bad-err")"; }
 
+# ------------------------------------------------------------ fuzz regressions
+
+# every input a fuzz target failed on (tests/report/fuzz/<target>/), and the
+# fixture through the same targets, built with ASan and UBSan (make fuzz-regress)
+fuzz_run()
+{
+	local t=$1 what=$2 bin=$tool/fuzz/build/$1.regress
+	shift 2
+	if [ ! -x "$bin" ]; then
+		not_ok "$t: $bin not built (make -C tools/futex-fault-report fuzz-regress)"
+	elif FFR_FUZZ_FIXTURE=$fx FFR_FUZZ_REPORT=$work/report/report.json \
+	     ASAN_OPTIONS=max_allocation_size_mb=2048:detect_leaks=1 \
+	     UBSAN_OPTIONS=halt_on_error=1 "$bin" "$@" > "$work/fuzz.out" 2>&1; then
+		ok "$t under ASan+UBSan: $what ($# inputs)"
+	else
+		not_ok "$t under ASan+UBSan: $what: $(grep -m1 -E 'ERROR|runtime error' "$work/fuzz.out")"
+	fi
+}
+for d in "$here"/fuzz/*/; do
+	set -- "$d"*
+	[ -e "$1" ] && fuzz_run "$(basename "$d")" "regression inputs" "$@"
+done
+fuzz_run fuzz_trace "the fixture's traces" "$fx"/runs/*/trace.dat "$fx"/bad/*.dat
+fuzz_run fuzz_report_json "the fixture's report.json" "$work/report/report.json"
+
 # ------------------------------------------------------------ the plugin
 
 plugdir=$work/plugins

@@ -45,9 +45,15 @@ struct task {
 	size_t			cap;
 };
 
+/*
+ * Tasks by pid in pages of TASK_PAGE, allocated as pids show up: the memory
+ * follows the pids in use, not the largest one (pid_max may be 4194304).
+ */
+#define TASK_PAGE	1024
+
 struct oc_engine {
-	struct task	*tasks;		/* indexed by pid */
-	size_t		ntasks;
+	struct task	**pages;
+	size_t		npages;
 	int		*busy;		/* pids with pending faults */
 	size_t		nbusy;
 	size_t		busycap;
@@ -73,11 +79,16 @@ struct oc_engine *oc_new(const long *exit_nrs, oc_report_fn report, void *ctx)
 
 static struct task *task(struct oc_engine *e, int pid)
 {
+	size_t p;
+
 	if (pid < 0)
 		pid = 0;
-	if ((size_t)pid >= e->ntasks)
-		grow(&e->tasks, &e->ntasks, (size_t)pid + 1, sizeof(*e->tasks));
-	return &e->tasks[pid];
+	p = (size_t)pid / TASK_PAGE;
+	if (p >= e->npages)
+		grow(&e->pages, &e->npages, p + 1, sizeof(*e->pages));
+	if (!e->pages[p])
+		e->pages[p] = xcalloc(TASK_PAGE, sizeof(**e->pages));
+	return &e->pages[p][pid % TASK_PAGE];
 }
 
 static bool is_exit_nr(struct oc_engine *e, long nr)
@@ -154,29 +165,35 @@ static void settle_all(struct oc_engine *e, enum oc_outcome oc)
 	size_t i;
 
 	for (i = 0; i < e->nbusy; i++) {
-		settle(e, &e->tasks[e->busy[i]], oc, 0);
-		e->tasks[e->busy[i]].listed = false;
+		struct task *t = task(e, e->busy[i]);
+
+		settle(e, t, oc, 0);
+		t->listed = false;
 	}
 	e->nbusy = 0;
 }
 
 void oc_lost(struct oc_engine *e)
 {
-	size_t i;
+	size_t p, i;
 
 	settle_all(e, OC_UNKNOWN);
-	for (i = 0; i < e->ntasks; i++)
-		e->tasks[i].state = TS_UNSEEN;
+	for (p = 0; p < e->npages; p++)
+		for (i = 0; e->pages[p] && i < TASK_PAGE; i++)
+			e->pages[p][i].state = TS_UNSEEN;
 }
 
 void oc_finish(struct oc_engine *e)
 {
-	size_t i;
+	size_t p, i;
 
 	settle_all(e, OC_NORETURN);
-	for (i = 0; i < e->ntasks; i++)
-		free(e->tasks[i].pend);
-	free(e->tasks);
+	for (p = 0; p < e->npages; p++) {
+		for (i = 0; e->pages[p] && i < TASK_PAGE; i++)
+			free(e->pages[p][i].pend);
+		free(e->pages[p]);
+	}
+	free(e->pages);
 	free(e->busy);
 	free(e);
 }

@@ -40,6 +40,7 @@ static struct tep_plugin_option *opt_report = &tep_plugin_options[0];
 static struct {
 	struct tep_event	*event;
 	struct tep_format_field	*site, *err, *op, *uaddr, *caller, *name;
+	int			need;	/* the record size the fields read need */
 	struct symtab		sites;
 } ev;
 
@@ -49,6 +50,13 @@ static struct {
 	struct json	*sites;
 	bool		failed;
 } rep;
+
+/* libtraceevent reads a field wherever the format says: check the record's size first */
+static void need(struct tep_format_field *f)
+{
+	if (ev.need < f->offset + f->size)
+		ev.need = f->offset + f->size;
+}
 
 static int setup(struct tep_event *event)
 {
@@ -64,6 +72,13 @@ static int setup(struct tep_event *event)
 	ev.name = tep_find_field(event, "name");
 	if (!ev.site || !ev.err || !ev.op || !ev.uaddr || !ev.caller)
 		return -1;
+	need(ev.site);
+	need(ev.err);
+	need(ev.op);
+	need(ev.uaddr);
+	need(ev.caller);
+	if (ev.name && (ev.name->flags & TEP_FIELD_IS_DYNAMIC))
+		need(ev.name);
 	symtab_from_event(event, "site", &ev.sites);
 	ev.event = event;
 	return 0;
@@ -91,7 +106,7 @@ static const char *site_name(struct tep_record *rec, unsigned long long site)
 	len = (loc >> 16) & 0xffff;
 	if (ev.name->flags & TEP_FIELD_IS_RELATIVE)
 		off += ev.name->offset + ev.name->size;
-	if (!len || off + len > rec->size)
+	if (!len || off + len > rec->size || !memchr((char *)rec->data + off, '\0', len))
 		return NULL;
 	return (const char *)rec->data + off;
 }
@@ -165,6 +180,11 @@ static int futex_fault_handler(struct trace_seq *s, struct tep_record *rec,
 
 	if (setup(event))
 		return 1;	/* let libtraceevent print the raw format */
+	if (rec->size < ev.need) {
+		trace_seq_printf(s, "record of %d bytes, the format has %d (corrupt trace?)",
+				 rec->size, ev.need);
+		return 0;
+	}
 	site = field_val(ev.site, rec, false);
 	err = field_val(ev.err, rec, true);
 	op = field_val(ev.op, rec, true);

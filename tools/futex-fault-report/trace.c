@@ -37,6 +37,9 @@
 #include "tracedat.h"
 #include "util.h"
 
+/* PID_MAX_LIMIT on 64-bit: a larger pid is a corrupt record */
+#define PID_LIMIT	(4 * 1024 * 1024)
+
 /* x86_64 exit and exit_group: after them a task never returns to user space */
 static const long exit_nrs[] = { 60, 231, -1 };
 
@@ -97,6 +100,7 @@ struct tctx {
 	int			bad_site;	/* first unknown enum value seen, or -1 */
 	char			*bad_name;	/* its name, if the event carries one */
 	bool			short_record;	/* a record smaller than its format */
+	long long		bad_pid;	/* a pid out of range, 0 if none */
 };
 
 static int get_field(struct tctx *t, struct tep_event *ev, const char *name, struct field *f,
@@ -228,12 +232,20 @@ static int short_record(struct tctx *t)
 	return -1;
 }
 
+static int bad_pid(struct tctx *t, long long pid)
+{
+	if (!t->bad_pid)
+		t->bad_pid = pid;
+	return -1;
+}
+
 static int inject(struct tctx *t, const unsigned char *data, unsigned int size)
 {
 	unsigned long long v;
 	struct oc_inject inj;
 	struct psite *ps;
-	int idx, pid;
+	long long pid;
+	int idx;
 
 	if (size < t->need_inject)
 		return short_record(t);
@@ -248,6 +260,8 @@ static int inject(struct tctx *t, const unsigned char *data, unsigned int size)
 			t->bad_site = v;
 		return -1;
 	}
+	if (pid < 0 || pid >= PID_LIMIT)
+		return bad_pid(t, pid);
 	inj.site = idx;
 	inj.err = read_field(t, data, &t->f_err);
 	inj.op = read_field(t, data, &t->f_op);
@@ -268,6 +282,7 @@ static int inject(struct tctx *t, const unsigned char *data, unsigned int size)
 static int handle_record(struct tctx *t, const unsigned char *data, unsigned int size,
 			 long long missed)
 {
+	long long pid;
 	int type;
 
 	t->records++;
@@ -281,19 +296,27 @@ static int handle_record(struct tctx *t, const unsigned char *data, unsigned int
 	if (type == t->id_enter) {
 		if (size < t->need_enter)
 			return short_record(t);
-		oc_sys_enter(t->oc, read_field(t, data, &t->f_pid),
-			     read_field(t, data, &t->f_enter_id));
+		pid = read_field(t, data, &t->f_pid);
+		if (pid < 0 || pid >= PID_LIMIT)
+			return bad_pid(t, pid);
+		oc_sys_enter(t->oc, pid, read_field(t, data, &t->f_enter_id));
 	} else if (type == t->id_exit) {
 		if (size < t->need_exit)
 			return short_record(t);
-		oc_sys_exit(t->oc, read_field(t, data, &t->f_pid),
-			    read_field(t, data, &t->f_exit_id), read_field(t, data, &t->f_ret));
+		pid = read_field(t, data, &t->f_pid);
+		if (pid < 0 || pid >= PID_LIMIT)
+			return bad_pid(t, pid);
+		oc_sys_exit(t->oc, pid, read_field(t, data, &t->f_exit_id),
+			    read_field(t, data, &t->f_ret));
 	} else if (type == t->id_inject) {
 		return inject(t, data, size);
 	} else if (type == t->id_pexit) {
 		if (size < t->need_pexit)
 			return short_record(t);
-		oc_task_exit(t->oc, read_field(t, data, &t->f_pexit_pid));
+		pid = read_field(t, data, &t->f_pexit_pid);
+		if (pid < 0 || pid >= PID_LIMIT)
+			return bad_pid(t, pid);
+		oc_task_exit(t->oc, pid);
 	}
 	return 0;
 }
@@ -415,6 +438,8 @@ static int check_records(struct tctx *t, int ret, bool reported)
 				 t->bad_site);
 	if (t->short_record)
 		return ffr_error(t->path, "a record is shorter than its event's format (corrupt?)");
+	if (t->bad_pid)
+		return ffr_error(t->path, "a record with pid %lld (corrupt?)", t->bad_pid);
 	if (ret < 0 && !reported)
 		return ffr_error(t->path, "error while reading the records (truncated or corrupt?)");
 	return ret < 0 ? -1 : 0;
@@ -650,7 +675,7 @@ static int read_tdat(struct tctx *t, struct tdat *d)
 	t->oc = oc_new(exit_nrs, outcome_cb, t);
 	ret = tdat_iterate(d, tdat_record, t);
 	oc_finish(t->oc);
-	ret = check_records(t, ret, !t->short_record && t->bad_site < 0);
+	ret = check_records(t, ret, !t->short_record && t->bad_site < 0 && !t->bad_pid);
 	if (!ret && t->ps)
 		ret = name_tasks(t, d);
 	return ret;
@@ -793,9 +818,10 @@ static void merge_job(struct report *r, struct trace_job *job, size_t idx, size_
 				   ps->errors[k].count);
 		for (k = 0; k < ps->nops; k++)
 			site_count(&s->ops, &s->nops, &s->capops, ps->ops[k].key, ps->ops[k].count);
-		for (k = 0; k < ps->npids; k++) {
+		for (k = 0; ps->tasks && k < ps->npids; k++) {
 			grow(&s->tasks, &s->captasks, s->ntasks + 1, sizeof(*s->tasks));
 			s->tasks[s->ntasks++] = ps->tasks[k];
+			ps->tasks[k].comm = NULL;
 		}
 		if (!s->caller && ps->caller) {
 			s->caller = ps->caller;
@@ -812,14 +838,18 @@ static void merge_job(struct report *r, struct trace_job *job, size_t idx, size_
 
 static void free_job(struct report *r, struct trace_job *job)
 {
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; job->sites && i < r->nsites; i++) {
-		free(job->sites[i].errors);
-		free(job->sites[i].ops);
-		free(job->sites[i].pids);
-		free(job->sites[i].tasks);
-		free(job->sites[i].caller_sym);
+		struct psite *ps = &job->sites[i];
+
+		for (k = 0; ps->tasks && k < ps->npids; k++)
+			free(ps->tasks[k].comm);
+		free(ps->errors);
+		free(ps->ops);
+		free(ps->pids);
+		free(ps->tasks);
+		free(ps->caller_sym);
 	}
 	free(job->sites);
 	free(job->path);

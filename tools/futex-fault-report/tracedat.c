@@ -400,12 +400,43 @@ static int read_header(struct tdat *d, uint64_t *options)
 	return 0;
 }
 
-int tdat_open(struct tdat *d, const char *path)
+/* the header, options and flyrecord section of the file in d->map */
+static int tdat_init(struct tdat *d)
 {
 	uint64_t options = 0, flyrecord = 0;
-	struct stat st;
 	struct cursor c;
 	unsigned int flags;
+	int ret;
+
+	d->zctx = ZSTD_createDCtx();
+	if (!d->zctx)
+		return ffr_error(d->path, "out of memory");
+	ret = read_header(d, &options);
+	if (!ret)
+		ret = read_options(d, options, &flyrecord);
+	if (!ret && !d->cpus)
+		ret = TDAT_UNSUPPORTED;		/* latency trace, no flyrecord data */
+	if (!ret && d->time_shift && d->ncpus > 1)
+		ret = TDAT_UNSUPPORTED;		/* per-CPU clock corrections: order differs */
+	if (ret)
+		return ret;
+
+	/* the flyrecord section's flags say whether the CPU data is compressed */
+	if (flyrecord >= d->size)
+		return corrupt(d, "flyrecord section past the end of the file");
+	c = (struct cursor){ d->map + flyrecord, d->map + d->size, false };
+	if (cur16(&c) != TDAT_SEC_BUFFER || c.bad)
+		return corrupt(d, "no flyrecord section where the BUFFER option says");
+	flags = cur16(&c);
+	d->cpu_compressed = flags & TDAT_SEC_FL_COMPRESS;
+	if (d->cpu_compressed && !d->zstd)
+		return corrupt(d, "compressed flyrecord data in a file without compression");
+	return 0;
+}
+
+int tdat_open(struct tdat *d, const char *path)
+{
+	struct stat st;
 	void *map;
 	int fd, ret;
 
@@ -430,37 +461,24 @@ int tdat_open(struct tdat *d, const char *path)
 	madvise(map, st.st_size, MADV_SEQUENTIAL);
 	d->map = map;
 	d->size = st.st_size;
-	d->zctx = ZSTD_createDCtx();
-
-	ret = read_header(d, &options);
-	if (!ret)
-		ret = read_options(d, options, &flyrecord);
-	if (!ret && !d->cpus)
-		ret = TDAT_UNSUPPORTED;		/* latency trace, no flyrecord data */
-	if (!ret && d->time_shift && d->ncpus > 1)
-		ret = TDAT_UNSUPPORTED;		/* per-CPU clock corrections: order differs */
+	d->mapped = true;
+	ret = tdat_init(d);
 	if (ret)
-		goto fail;
+		tdat_close(d);
+	return ret;
+}
 
-	/* the flyrecord section's flags say whether the CPU data is compressed */
-	if (flyrecord >= d->size) {
-		ret = corrupt(d, "flyrecord section past the end of the file");
-		goto fail;
-	}
-	c = (struct cursor){ d->map + flyrecord, d->map + d->size, false };
-	if (cur16(&c) != TDAT_SEC_BUFFER || c.bad) {
-		ret = corrupt(d, "no flyrecord section where the BUFFER option says");
-		goto fail;
-	}
-	flags = cur16(&c);
-	d->cpu_compressed = flags & TDAT_SEC_FL_COMPRESS;
-	if (d->cpu_compressed && !d->zstd) {
-		ret = corrupt(d, "compressed flyrecord data in a file without compression");
-		goto fail;
-	}
-	return 0;
-fail:
-	tdat_close(d);
+int tdat_open_mem(struct tdat *d, const char *name, const void *buf, size_t size)
+{
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	d->path = name;
+	d->map = buf;
+	d->size = size;
+	ret = tdat_init(d);
+	if (ret)
+		tdat_close(d);
 	return ret;
 }
 
@@ -471,7 +489,7 @@ void tdat_close(struct tdat *d)
 	for (i = 0; i < d->ncpus; i++)
 		free(d->cpus[i].buf);
 	free(d->cpus);
-	if (d->map)
+	if (d->mapped)
 		munmap((void *)d->map, d->size);
 	ZSTD_freeDCtx(d->zctx);
 	if (d->tep)

@@ -30,6 +30,7 @@ struct tdat {
 	const char		*path;
 	const unsigned char	*map;		/* the whole file */
 	size_t			size;
+	bool			mapped;		/* by tdat_open() */
 	bool			zstd;		/* compression algorithm of the file */
 	bool			cpu_compressed;	/* the flyrecord data is in chunks */
 	bool			time_shift;	/* per-CPU clock corrections */
@@ -48,6 +49,8 @@ struct tdat {
  * flyrecord data: nothing has been reported), or -1 after an error message.
  */
 int tdat_open(struct tdat *d, const char *path);
+/* the same for a file already in memory (buf must outlive d); name for messages */
+int tdat_open_mem(struct tdat *d, const char *name, const void *buf, size_t size);
 
 /*
  * Build d->tep from the header page, the formats of the event systems
