@@ -182,6 +182,7 @@ struct fuzz {
 	unsigned int per_file;		/* inputs per file */
 	unsigned int leak_loops;	/* writes per half of the leak loop */
 	unsigned int nproc, nthread;	/* concurrent writers */
+	unsigned int cc_writes;		/* writes per concurrent writer */
 	double deadline;		/* monotonic seconds */
 	bool strict;
 	bool verbose;
@@ -1567,7 +1568,8 @@ struct cc_shared {
 	unsigned long reads;
 	unsigned long wakes;
 	unsigned int nvals[CC_MAX_TARGETS];
-	long long vals[CC_MAX_TARGETS][CC_MAX_VALS];	/* what accepted writes set */
+	/* what accepted writes set, the latest CC_MAX_VALS (the last one is among them) */
+	long long vals[CC_MAX_TARGETS][CC_MAX_VALS];
 	char first_bad[256];
 };
 
@@ -1640,8 +1642,7 @@ static void *cc_writer(void *arg)
 			unsigned int n = __atomic_fetch_add(&sh->nvals[k], 1, __ATOMIC_RELAXED);
 
 			__atomic_fetch_add(&sh->accepted, 1, __ATOMIC_RELAXED);
-			if (n < CC_MAX_VALS)
-				sh->vals[k][n] = e.val;
+			sh->vals[k][n % CC_MAX_VALS] = e.val;
 		}
 	}
 	free(s);
@@ -1663,6 +1664,20 @@ static void *cc_reader(void *arg)
 		char bad[256] = "";
 		long long v;
 		long r;
+
+		if (ct->inject) {
+			/*
+			 * Failing FUTEX_WAKE calls, as many as we can, for the reset
+			 * writers to race with: every call counts a hit and then an
+			 * injection, a reset in between must not leave more
+			 * injections than hits.
+			 */
+			for (k = 0; k < 256; k++)
+				futex_wake(&word);
+			__atomic_fetch_add(&sh->wakes, 256, __ATOMIC_RELAXED);
+			if (__atomic_fetch_add(&sh->reads, 1, __ATOMIC_RELAXED) % 64)
+				continue;
+		}
 
 		for (k = 0; k < ct->nt; k++) {
 			struct target *t = ct->t[k];
@@ -1686,13 +1701,8 @@ static void *cc_reader(void *arg)
 		n = read_table(rows, FF_MAX_SITES, bad, sizeof(bad));
 		if (n != F.m.nr_sites)
 			cc_bad(sh, "site table unreadable while written: %d %s", n, bad);
-		__atomic_fetch_add(&sh->reads, 1, __ATOMIC_RELAXED);
-		if (ct->inject) {
-			/* hits and failures for the reset writers to race with */
-			for (k = 0; k < 16; k++)
-				futex_wake(&word);
-			__atomic_fetch_add(&sh->wakes, 16, __ATOMIC_RELAXED);
-		}
+		if (!ct->inject)
+			__atomic_fetch_add(&sh->reads, 1, __ATOMIC_RELAXED);
 	}
 	/* a thread's exit wakes its joiner with FUTEX_WAKE: must not fail */
 	if (ct->inject)
@@ -1711,7 +1721,7 @@ static void cc_process(struct cc_shared *sh, struct target **t, int nt, bool inj
 
 	for (j = 0; j <= F.nthread; j++) {
 		ct[j] = (struct cc_thread){
-			.sh = sh, .t = t, .nt = nt, .writes = F.per_file, .inject = inject,
+			.sh = sh, .t = t, .nt = nt, .writes = F.cc_writes, .inject = inject,
 			.rng = (F.seed ^ ((uint64_t)(p + 1) << 32) ^ (j + 1)) | 1,
 			.stop = &stop,
 		};
@@ -1821,9 +1831,14 @@ static void concurrent(struct target **t, int nt, bool inject)
 	if (inject && site >= 0) {
 		struct ff_site *s = &F.m.site[site];
 
+		/* probability 100, interval 1, times -1: every hit since the last reset failed */
 		printf("concurrent: reset against %lu injecting FUTEX_WAKE calls: wake_get_key "
-		       "hits %ld injected %ld (injected <= hits: %s)\n", sh->wakes, s->hits,
-		       s->injected, s->injected <= s->hits ? "yes" : "NO");
+		       "hits %ld injected %ld after the last reset\n", sh->wakes, s->hits,
+		       s->injected);
+		if (s->injected > s->hits)
+			fail(t[0], "wake_get_key: injected %ld > hits %ld: a reset between a hit's "
+			     "two increments (hits, then injected) left an injection without its hit",
+			     s->injected, s->hits);
 		/* and quiet, one reset zeroes everything */
 		write_str(FF_RESET, "1");
 		read_model(&F.m);
@@ -2138,13 +2153,15 @@ static void report(double secs)
 static void usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-s SEED] [-n INPUTS] [-t SECONDS] [-l WRITES] [-p PROCS] [-w THREADS] [-S] [-v]\n"
+		"usage: %s [-s SEED] [-n INPUTS] [-t SECONDS] [-l WRITES] [-p PROCS] [-w THREADS] [-c WRITES]\n"
+		"       [-S] [-v]\n"
 		"  -s SEED     random seed (default: from the clock; printed)\n"
 		"  -n INPUTS   inputs per file and concurrent writes per writer (default 160)\n"
 		"  -t SECONDS  time limit for the whole run (default 300)\n"
 		"  -l WRITES   writes per half of the leak loop, 0 to skip (default 20000)\n"
 		"  -p PROCS    concurrent writer processes (default 3)\n"
 		"  -w THREADS  writer threads per process (default 3)\n"
+		"  -c WRITES   writes per concurrent writer (default: INPUTS)\n"
 		"  -S          strict: behaviour beyond the documentation of our files fails\n"
 		"  -v          verbose\n", prog);
 	exit(2);
@@ -2161,8 +2178,9 @@ int main(int argc, char **argv)
 	F.leak_loops = 20000;
 	F.nproc = 3;
 	F.nthread = 3;
+	F.cc_writes = 0;
 	F.deadline = 300;
-	while ((opt = getopt(argc, argv, "s:n:t:l:p:w:Sv")) != -1) {
+	while ((opt = getopt(argc, argv, "s:n:t:l:p:w:c:Sv")) != -1) {
 		switch (opt) {
 		case 's':
 			F.seed = strtoull(optarg, NULL, 0);
@@ -2182,6 +2200,9 @@ int main(int argc, char **argv)
 		case 'w':
 			F.nthread = atoi(optarg);
 			break;
+		case 'c':
+			F.cc_writes = atoi(optarg);
+			break;
 		case 'S':
 			F.strict = true;
 			break;
@@ -2194,6 +2215,8 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc || F.nthread < 1 || F.nthread > 16 || F.nproc < 1 || F.nproc > 16)
 		usage(argv[0]);
+	if (!F.cc_writes)
+		F.cc_writes = F.per_file;
 	F.deadline += t0;
 	F.rng = F.seed ? F.seed : 1;
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -2243,7 +2266,23 @@ int main(int argc, char **argv)
 	all_keys(false);
 	read_model(&F.m);
 
-	/* Concurrent writers: key files with "all", then attributes, then reset */
+	/* Concurrent writers: reset against injections, attributes, key files with "all" */
+	if (!out_of_time()) {
+		cc[0] = target_by_name("fail_futex/reset");
+		if (cc[0])
+			concurrent(cc, 1, true);
+		quiet_policy();
+		read_model(&F.m);
+	}
+	if (!out_of_time()) {
+		cc[0] = target_by_name("fail_futex/times");
+		cc[1] = target_by_name("fail_futex/ignore-private");
+		cc[2] = target_by_name("fail_futex/verbose_ratelimit_burst");
+		if (cc[0] && cc[1] && cc[2])
+			concurrent(cc, 3, false);
+		quiet_policy();
+		read_model(&F.m);
+	}
 	if (!out_of_time()) {
 		int a = F.m.nr_sites > 1 ? F.m.nr_sites - 1 : 0;
 		char n0[FF_NAME_LEN + 32], n1[FF_NAME_LEN + 32];
@@ -2257,22 +2296,6 @@ int main(int argc, char **argv)
 			concurrent(cc, 3, false);
 		all_keys(false);
 		quiet_policy();
-	}
-	if (!out_of_time()) {
-		cc[0] = target_by_name("fail_futex/times");
-		cc[1] = target_by_name("fail_futex/ignore-private");
-		cc[2] = target_by_name("fail_futex/verbose_ratelimit_burst");
-		if (cc[0] && cc[1] && cc[2])
-			concurrent(cc, 3, false);
-		quiet_policy();
-		read_model(&F.m);
-	}
-	if (!out_of_time()) {
-		cc[0] = target_by_name("fail_futex/reset");
-		if (cc[0])
-			concurrent(cc, 1, true);
-		quiet_policy();
-		read_model(&F.m);
 	}
 	if (!out_of_time())
 		leak_check();
