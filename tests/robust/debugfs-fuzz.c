@@ -130,7 +130,10 @@ static const struct {
 	const char *what;
 	bool ours;	/* our code (-S makes it a failure) or standard debugfs */
 } note_desc[NR_NOTES] = {
-	/* the documentation: "Takes 0 or 1 (a trailing newline is accepted). Anything else fails with EINVAL" */
+	/*
+	 * The documentation: "Takes 0 or 1 (a trailing newline is accepted).
+	 * Anything else fails with EINVAL".
+	 */
 	[N_KEY_PLUS] = { "a key file accepted a leading '+' (kstrtouint), which the "
 			 "documentation calls invalid", true },
 	[N_KEY_ZEROS] = { "a key file accepted leading zeros (up to 8 bytes), which the "
@@ -876,8 +879,8 @@ static void notes_for(struct target *t, const struct wr *w, const struct expect 
 		     e->ret);
 	if ((t->kind == K_UL || t->kind == K_U32 || t->kind == K_ATOMIC) && e->ret >= 0) {
 		if (w->len > FF_ATTR_BUF)
-			note(N_ATTR_PREFIX, t, "%s -> %lld", show(sh, sizeof(sh), w->buf, visible(w)),
-			     e->val);
+			note(N_ATTR_PREFIX, t, "%s -> %lld",
+			     show(sh, sizeof(sh), w->buf, visible(w)), e->val);
 		if (t->kind != K_UL) {
 			char s[64];
 			long long l;
@@ -908,7 +911,8 @@ static const char * const pool_overflow[] = {
 	"9223372036854775807", "9223372036854775808", "18446744073709551615",
 	"18446744073709551616", "99999999999999999999", "0xffffffff", "0x100000001",
 	"0xffffffffffffffff", "0x10000000000000000", "01777777777777777777777",
-	"02000000000000000000000", "0000000000000000000000000001", "340282366920938463463374607431768211456",
+	"02000000000000000000000", "0000000000000000000000000001",
+	"340282366920938463463374607431768211456",
 };
 
 static const char * const pool_space[] = {
@@ -944,7 +948,8 @@ static size_t make_valid(const struct target *t, char *s, size_t size)
 	case K_RESET:
 		return snprintf(s, size, "%s", (v & 1) ? "1" : "reset\n");
 	case K_BOOL:
-		return snprintf(s, size, "%s", pool_bool_valid[rnd_below(ARRAY_SIZE(pool_bool_valid))]);
+		return snprintf(s, size, "%s",
+				pool_bool_valid[rnd_below(ARRAY_SIZE(pool_bool_valid))]);
 	case K_U32:
 		v = (uint32_t)v;
 		break;
@@ -1524,8 +1529,7 @@ static void make_counts(struct target *t, int inject)
 			long ret = futex_wake(&word);
 
 			if (i < inject && ret != -EFAULT)
-				fail(t, "FUTEX_WAKE with wake_get_key failing: %ld, expected EFAULT",
-				     ret);
+				fail(t, "FUTEX_WAKE failing: %ld, expected EFAULT", ret);
 		}
 		write_str(FF_MAKE_IT_FAIL, "0");
 		set_attr("probability", "0");
@@ -1985,9 +1989,8 @@ static void leak_check(void)
 			p++;
 		}
 		printf("kmemleak: %u unreferenced objects\n", objs);
-		if (objs) {
+		if (objs)
 			fail(NULL, "kmemleak reports %u unreferenced objects:\n%.4000s", objs, km);
-		}
 	} else {
 		printf("kmemleak: not in this kernel\n");
 	}

@@ -839,9 +839,9 @@ static void controller(double deadline)
 
 		/* progress: where a crash happened, in the console log */
 		if (t >= next) {
-			printf("progress: %3.0f s: %lu flips, %lu writes to all, %lu policy changes, "
-			       "%lu futex ops\n", t - t0, S.flips, S.all_writes, S.policy,
-			       worker_ops());
+			printf("progress: %3.0f s: %lu flips, %lu writes to all, %lu policy "
+			       "changes, %lu futex ops\n", t - t0, S.flips, S.all_writes,
+			       S.policy, worker_ops());
 			next += 10;
 		}
 
