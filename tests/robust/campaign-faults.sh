@@ -41,10 +41,16 @@ check()
 	fi
 }
 
-# cond CMD...: 0 if CMD succeeds, 1 otherwise (for check)
+# cond CMD...: 0 if CMD succeeds, 1 otherwise (for check); none CMD...: the
+# reverse
 cond()
 {
 	"$@" >/dev/null 2>&1 && echo 0 || echo 1
+}
+
+none()
+{
+	"$@" >/dev/null 2>&1 && echo 1 || echo 0
 }
 
 # wait_for SECONDS CMD...: poll until CMD succeeds
@@ -122,7 +128,7 @@ wait $pid || rc=$?
 check $([ $rc = 130 ]; echo $?) "interrupted campaign exits 130 (got $rc)"
 check $(cond grep -q "resume with: scripts/campaign -r $C" "$T/1.log") "it says how to resume"
 sleep 2
-check $(cond ! guests_left "$C") "no guest left running"
+check $(none guests_left "$C") "no guest left running"
 done1=$(mtimes)
 echo "# finished before the interrupt: $(echo "$done1" | cut -d' ' -f1 | paste -sd' ')"
 check $([ "$(echo "$done1" | wc -l)" -ge 2 ]; echo $?) "the baseline and at least one site run are kept"
@@ -147,7 +153,7 @@ while read -r r t; do
 	[ "$(stat -c %Y "$C/runs/$r/run.json")" = "$t" ] || { bad=1; echo "# $r was redone"; }
 done <<<"$done1"
 check $bad "runs finished before the interrupt were not redone"
-check $(cond ! ls -d "$C"/runs/*.tmp "$C"/guests/*/progress) "no half-written run, no stale progress file"
+check $(none eval 'ls -d "$C"/runs/*.tmp "$C"/guests/*/progress | grep .') "no half-written run, no stale progress file"
 check $(cond ls -d "$C/guests/w0-1" "$C/guests/w1-1") "two guests ran (w0-*, w1-*)"
 check $(cond grep -q '"runs": \[.*"wake_op_atomic"' "$C/campaign.json") "campaign.json lists the runs"
 
@@ -210,7 +216,7 @@ for d in $first; do
 	[ "$(sed -n 's/.*"status": "\([a-z]*\)".*/\1/p' "$d/run.json" 2>/dev/null)" = ok ] || ok=1
 done
 check $ok "no run is recorded as finished without its files"
-check $(cond ! ls -d "$F"/runs/*.tmp) "no half-written run is left"
+check $(none eval 'ls -d "$F"/runs/*.tmp | grep .') "no half-written run is left"
 rm -f "$T/full/filler"
 rc=0
 CAMPAIGN_MIN_FREE=1 "$CAMPAIGN" -r "$F" --no-report >"$T/5c.log" 2>&1 || rc=$?

@@ -19,11 +19,15 @@ set -u
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(realpath -m "${FF_WORK:-$repo/build}")
 export FF_OBJ=$work/obj-debug
+# a debug guest is several times slower: give a run more time
+export CAMPAIGN_RUN_TIMEOUT=${CAMPAIGN_RUN_TIMEOUT:-600}
 out=$work/debug-campaign
 rep=$work/debug-report
 
 if [ "${1:-}" != -r ] || [ ! -f "$out/campaign.json" ]; then
-	FF_DEBUG=1 "$repo/scripts/ff" config || exit 1
+	# configure once (a new .config would rebuild everything: 13-20 min)
+	grep -q '^CONFIG_PROVE_LOCKING=y' "$FF_OBJ/.config" 2>/dev/null ||
+		FF_DEBUG=1 "$repo/scripts/ff" config || exit 1
 	FF_DEBUG=1 "$repo/scripts/ff" build || exit 1
 	rm -rf "$out" "$rep"
 	"$repo/scripts/campaign" -o "$out" --report-dir "$rep"
