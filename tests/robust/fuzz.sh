@@ -84,6 +84,8 @@ for r in "$fx"/runs/*; do
 	rm -rf "$g"
 done
 { cat "$s/baseline.json"; printf '\f\n'; cat "$s/wait_get_value.json"; } > "$s/baseline+wait_get_value.json"
+# and each object's document alone (smaller inputs, more executions)
+split -l 1 -d "$s/baseline.json" "$s/baseline-object-"
 
 # report.json: the fixture's (if its sources are in the kernel tree), the
 # campaign's, and a small hand-written one

@@ -21,6 +21,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -222,8 +223,10 @@ static void outcome_cb(void *ctx, const struct oc_inject *inj, enum oc_outcome o
 		return;
 	ps = &t->ps[inj->site];
 	ps->oc[oc]++;
+	/* a corrupt trace's LONG_MIN has no positive */
 	if (oc == OC_ERROR)
-		site_count(&ps->errors, &ps->nerrors, &ps->caperrors, -ret, 1);
+		site_count(&ps->errors, &ps->nerrors, &ps->caperrors,
+			   ret == LONG_MIN ? LONG_MAX : -ret, 1);
 }
 
 static int short_record(struct tctx *t)

@@ -549,6 +549,18 @@ static bool wanted(const char *const *systems, const char *sys)
 	return false;
 }
 
+/*
+ * libtraceevent 1.7.1 leaks a token when a field declaration holds a '"'
+ * (found by fuzzing: "field:long\"x;").  No kernel writes one: such a
+ * format is left out, as one that does not parse.
+ */
+static bool sane_format(const char *text, size_t size)
+{
+	const char *fmt = memmem(text, size, "\nprint fmt:", 11);
+
+	return !memchr(text, '"', fmt ? (size_t)(fmt - text) : size);
+}
+
 /* <systems:4> { <name> <count:4> { <size:8> <format> } } */
 static int event_formats(struct tdat *d, const char *const *systems)
 {
@@ -578,7 +590,7 @@ static int event_formats(struct tdat *d, const char *const *systems)
 				break;
 			}
 			/* like libtracecmd, a format that does not parse is left out */
-			if (want)
+			if (want && sane_format((const char *)c.p, size))
 				tep_parse_event(d->tep, (const char *)c.p, size, sys);
 			c.p += size;
 		}

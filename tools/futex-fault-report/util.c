@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,22 +201,21 @@ void json_string(FILE *f, const char *s)
 
 const char *errno_name(int err)
 {
-	static char buf[16];
+	static char buf[24];
+	long e = err < 0 ? -(long)err : err;	/* -INT_MIN is not an int */
 	const char *name;
 
-	if (err < 0)
-		err = -err;
 	/* the kernel-internal restart codes user space never sees */
-	switch (err) {
+	switch (e) {
 	case 512: return "ERESTARTSYS";
 	case 513: return "ERESTARTNOINTR";
 	case 514: return "ERESTARTNOHAND";
 	case 516: return "ERESTART_RESTARTBLOCK";
 	}
-	name = strerrorname_np(err);
+	name = e <= INT_MAX ? strerrorname_np(e) : NULL;
 	if (name)
 		return name;
-	snprintf(buf, sizeof(buf), "E%d", err);
+	snprintf(buf, sizeof(buf), "E%ld", e);
 	return buf;
 }
 
