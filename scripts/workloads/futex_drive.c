@@ -618,6 +618,8 @@ static void s_timeouts(void)
 		futex(f, FUTEX_WAIT_REQUEUE_PI | FUTEX_PRIVATE_FLAG, 0, &rel, f + 1, 0);
 		futex(f, FUTEX_WAIT, 0, (void *)16, NULL, 0);	/* EFAULT */
 		futex(f, FUTEX_WAIT, 1, &rel, NULL, 0);		/* EAGAIN */
+		/* EAGAIN too: futex_wait_requeue_pi() leaves after its setup */
+		futex(f, FUTEX_WAIT_REQUEUE_PI | FUTEX_PRIVATE_FLAG, 1, &rel, f + 1, 0);
 	}
 	munmap(f, 4096);
 }
