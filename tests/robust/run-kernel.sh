@@ -17,10 +17,13 @@
 #   FF_ROBUST_SECS      stress-flip duration, seconds (60)
 #   FF_ROBUST_INPUTS    debugfs-fuzz inputs per file (160)
 #   FF_ROBUST_LEAK      debugfs-fuzz writes per half of the leak loop (20000)
-#   FF_ROBUST_FUZZ_SECS debugfs-fuzz time limit, seconds (240)
+#   FF_ROBUST_FUZZ_SECS debugfs-fuzz time limit, seconds (240; 480 for a lockdep,
+#                       kmemleak or KASAN kernel)
 #   FF_ROBUST_SEED      seed of both programs (from the clock; printed)
 #   FF_ROBUST_SMP       guest CPUs for stress-flip (scripts/ff's default: 1 under TCG,
 #                       2 under KVM; 2 under multi-threaded TCG oopses, see README.md)
+# A kernel report printed while a guest boots, before the tests start, is
+# reported but not counted against them.
 #   FF_ROBUST_PERF      1: perf bench futex beside stress-flip (1)
 #   FF_ROBUST_STRICT    1: what our files accept beyond their documentation fails (0)
 #   FF_ROBUST_NICE      niceness of the guests (5)
@@ -68,6 +71,16 @@ for opt in CONFIG_FAIL_FUTEX CONFIG_FAULT_INJECTION_DEBUG_FS CONFIG_DEBUG_FS CON
 	grep -q "^$opt=y" "$obj/.config" || die "$obj/.config lacks $opt=y"
 done
 
+# lockdep, kmemleak, KASAN kernels run several times slower under TCG
+if grep -qE '^CONFIG_(PROVE_LOCKING|KASAN|DEBUG_KMEMLEAK)=y' "$obj/.config" &&
+   [ -z "${FF_ROBUST_FUZZ_SECS:-}" ]; then
+	fuzz_secs=$((fuzz_secs * 2))
+fi
+if [ "${FF_ROBUST_SMP:-1}" -gt 1 ] && [ "$(cat "$work/accel" 2>/dev/null || echo tcg)" != kvm ]; then
+	echo "run-kernel.sh: warning: $FF_ROBUST_SMP vCPUs under multi-threaded TCG: flipping keys" \
+		"oopses on a stale int3 there (see tests/robust/README.md)" >&2
+fi
+
 mkdir -p "$out/bin"
 out=$(cd "$out" && pwd)
 {
@@ -108,6 +121,38 @@ env "${smp_env[@]}" FF_RUN_DIR="$out/stress" FF_TIMEOUT=$((secs * 2 + 240)) \
 	-s "$seed" >"$out/stress.log" 2>&1 || stress_rc=$?
 stress_time=$((SECONDS - t1))
 
+# the first kernel report in a console log, without terminal escapes
+first_report()
+{
+	grep -m1 -E "$splat" "$1" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/\x1bc//g; s/^.*\(watchdog:\)/\1/'
+}
+
+splat='int3:|BUG:|WARNING:|Oops|general protection|Kernel panic|soft lockup|INFO: task .* blocked|possible recursive locking|possible circular locking|inconsistent lock state|sleeping function called'
+
+# scripts/ff run calls a guest crashed (125) when its console shows a kernel
+# report anywhere, boot included.  A report printed before the command
+# started is not the tests': say so, and judge by the command's own status
+# (its runner checks the kernel log lines added while it ran).
+boot_report()
+{
+	local dir=$1 first start
+
+	[ -f "$dir/out/exit-status" ] || return 1
+	first=$(grep -n -m1 -E "$splat" "$dir/console.log" | cut -d: -f1)
+	start=$(grep -n -m1 'guest-init: running' "$dir/console.log" | cut -d: -f1)
+	[ -n "$first" ] && [ -n "$start" ] && [ "$first" -lt "$start" ] || return 1
+	echo "run-kernel.sh: $(basename "$dir"): a kernel report at boot, before the tests ran" \
+		"(not counted): $(first_report "$dir/console.log")"
+}
+
+for run in fuzz stress; do
+	if [ "$run" = fuzz ]; then rc=$fuzz_rc; else rc=$stress_rc; fi
+	if [ "$rc" = 125 ] && boot_report "$out/$run" >> "$out/boot-reports"; then
+		rc=$(cat "$out/$run/out/exit-status")
+		if [ "$run" = fuzz ]; then fuzz_rc=$rc; else stress_rc=$rc; fi
+	fi
+done
+
 # What a run ended with: its verdict, or the harness's (crash, hang)
 verdict()
 {
@@ -116,11 +161,12 @@ verdict()
 	case $rc in
 	0) echo PASS ;;
 	124) echo "FAIL (guest hang, $dir/console.log)" ;;
-	125) echo "FAIL (guest crash: $(grep -m1 -E 'int3:|BUG:|WARNING:|Oops|general protection|Kernel panic' "$dir/console.log" || echo '?'), $dir/console.log)" ;;
+	125) echo "FAIL (guest crash: $(first_report "$dir/console.log"), $dir/console.log)" ;;
 	*) echo "FAIL (exit $rc)" ;;
 	esac
 }
 
+[ -s "$out/boot-reports" ] && cat "$out/boot-reports"
 fv=$(verdict $fuzz_rc "$out/fuzz")
 sv=$(verdict $stress_rc "$out/stress")
 fout=$out/fuzz/out/stdout
@@ -134,7 +180,9 @@ if [ -f "$fout" ]; then
 	echo "inputs per class (per file: $out/fuzz-inputs.txt):"
 	sed -n '1p;$p' "$out/fuzz-inputs.txt" | cut -c46-
 fi
-[ $fuzz_rc = 125 ] && grep -E -A12 'int3:|BUG:|WARNING:|Oops' "$out/fuzz/console.log" | head -30
+if [ $fuzz_rc = 125 ]; then
+	grep -E -A14 "$splat" "$out/fuzz/console.log" | head -30
+fi
 
 echo
 echo "== stress-flip ($stress_time s with boot, $(grep -m1 -o '[0-9]* CPUs' "$sout" 2>/dev/null || echo '? CPUs')): $sv"
@@ -143,7 +191,7 @@ if [ -f "$sout" ]; then
 	grep -E '^stress-flip.sh' "$sout" || true
 fi
 if [ $stress_rc = 125 ]; then
-	grep -E -A14 'int3:|BUG:|WARNING:|Oops' "$out/stress/console.log" | head -30
+	grep -E -A14 "$splat" "$out/stress/console.log" | head -30
 fi
 
 echo
