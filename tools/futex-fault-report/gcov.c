@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,6 +21,14 @@
 #include "ffr.h"
 #include "json.h"
 #include "util.h"
+
+/*
+ * gcov's numbers are JSON doubles: a line number past MAX_LINE (no kernel
+ * source is that long) or a count that is not an integer from 0 to 2^63 is
+ * an error, not a conversion with undefined behaviour.
+ */
+#define MAX_LINE	(1 << 20)
+#define MAX_COUNT	LLONG_MAX
 
 struct job {
 	char	*dir;		/* scratch directory */
@@ -293,10 +302,17 @@ struct fill {
 	int	*arc;		/* [line] arcs filled so far */
 };
 
+static int bad_number(const char *path, const char *rel)
+{
+	return ffr_error(path, "%s: gcov JSON with a line number past %d or a count that is not an integer from 0 to 2^63",
+			 rel, MAX_LINE);
+}
+
 static int define_structure(struct report *r, struct json *files, const char *path)
 {
 	char relbuf[4096];
 	unsigned int i, k;
+	bool bad = false;
 
 	for (i = 0; i < files->n; i++) {
 		struct json *fj = files->kids[i], *lines, *funcs;
@@ -314,10 +330,12 @@ static int define_structure(struct report *r, struct json *files, const char *pa
 		lines = json_get(fj, "lines");
 		funcs = json_get(fj, "functions");
 		for (k = 0; lines && k < lines->n; k++) {
-			int ln = json_num(lines->kids[k], "line_number", 0);
+			int ln = json_int(lines->kids[k], "line_number", 0, INT_MIN, MAX_LINE, &bad);
 			struct json *br = json_get(lines->kids[k], "branches");
 			size_t old = f->maxline + 1, cap;
 
+			if (bad)
+				return bad_number(path, rel);
 			if (ln <= 0)
 				continue;
 			if (ln > f->maxline) {
@@ -342,9 +360,13 @@ static int define_structure(struct report *r, struct json *files, const char *pa
 				continue;
 			grow(&f->funcs, &f->capfuncs, f->nfuncs + 1, sizeof(*f->funcs));
 			f->funcs[f->nfuncs].name = xstrdup(fn);
-			f->funcs[f->nfuncs].start = json_num(funcs->kids[k], "start_line", 0);
-			f->funcs[f->nfuncs].end = json_num(funcs->kids[k], "end_line", 0);
+			f->funcs[f->nfuncs].start = json_int(funcs->kids[k], "start_line", 0, INT_MIN,
+							     MAX_LINE, &bad);
+			f->funcs[f->nfuncs].end = json_int(funcs->kids[k], "end_line", 0, INT_MIN,
+							   MAX_LINE, &bad);
 			f->nfuncs++;
+			if (bad)
+				return bad_number(path, rel);
 		}
 	}
 	return 0;
@@ -367,6 +389,7 @@ static int fill_counts(struct report *r, int run, struct json *files, struct fil
 {
 	char relbuf[4096];
 	unsigned int i, k, a;
+	bool bad = false;
 
 	for (i = 0; i < files->n; i++) {
 		struct json *fj = files->kids[i], *lines, *funcs;
@@ -387,20 +410,25 @@ static int fill_counts(struct report *r, int run, struct json *files, struct fil
 		funcs = json_get(fj, "functions");
 		for (k = 0; lines && k < lines->n; k++) {
 			struct json *lj = lines->kids[k], *br = json_get(lj, "branches");
-			int ln = json_num(lj, "line_number", 0);
+			int ln = json_int(lj, "line_number", 0, INT_MIN, MAX_LINE, &bad);
 
+			if (bad)
+				return bad_number(path, rel);
 			if (ln <= 0)
 				continue;
 			if (ln > f->maxline || !f->has[ln])
 				return ffr_error(path, "%s:%d: line not in the baseline's coverage: data from another build?",
 						 rel, ln);
-			cd->lines[ln] += json_num(lj, "count", 0);
+			cd->lines[ln] += json_int(lj, "count", 0, 0, MAX_COUNT, &bad);
 			for (a = 0; br && a < br->n; a++) {
 				if (fills[fi].arc[ln] >= f->nbr[ln])
 					return ffr_error(path, "%s:%d: more branches than in the baseline: data from another build?",
 							 rel, ln);
-				cd->br[ln][fills[fi].arc[ln]++] = json_num(br->kids[a], "count", 0);
+				cd->br[ln][fills[fi].arc[ln]++] = json_int(br->kids[a], "count", 0, 0,
+									   MAX_COUNT, &bad);
 			}
+			if (bad)
+				return bad_number(path, rel);
 		}
 		for (k = 0; funcs && k < funcs->n; k++) {
 			const char *fn = json_str(funcs->kids[k], "name");
@@ -408,7 +436,10 @@ static int fill_counts(struct report *r, int run, struct json *files, struct fil
 
 			for (j = 0; fn && j < f->nfuncs; j++)
 				if (!strcmp(f->funcs[j].name, fn))
-					cd->fn[j] += json_num(funcs->kids[k], "execution_count", 0);
+					cd->fn[j] += json_int(funcs->kids[k], "execution_count", 0, 0,
+							      MAX_COUNT, &bad);
+			if (bad)
+				return bad_number(path, rel);
 		}
 	}
 	return 0;

@@ -365,6 +365,23 @@ double json_num(const struct json *obj, const char *key, double def)
 	return j && j->type == JSON_NUMBER ? j->num : def;
 }
 
+long long json_int(const struct json *obj, const char *key, long long def, long long min,
+		   long long max, bool *bad)
+{
+	struct json *j = json_get(obj, key);
+	double v;
+
+	if (!j || j->type != JSON_NUMBER)
+		return def;
+	v = j->num;
+	/* NaN fails both; 2^63 itself does not fit */
+	if (!(v >= (double)min && v < (double)max + 1.0) || v != (double)(long long)v) {
+		*bad = true;
+		return def;
+	}
+	return (long long)v;
+}
+
 const char *json_str(const struct json *obj, const char *key)
 {
 	struct json *j = json_get(obj, key);

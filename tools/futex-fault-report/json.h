@@ -45,6 +45,13 @@ void json_free(struct json_doc *doc);
 struct json *json_get(const struct json *obj, const char *key);
 /* the value of a number member, def if absent or not a number */
 double json_num(const struct json *obj, const char *key, double def);
+/*
+ * The value of a number member as an integer in [min, max]; def if absent
+ * or not a number.  A number that is not an integer in that range gives def
+ * too and sets *bad: converting it to an integer type is undefined.
+ */
+long long json_int(const struct json *obj, const char *key, long long def, long long min,
+		   long long max, bool *bad);
 /* the value of a string member, NULL if absent or not a string */
 const char *json_str(const struct json *obj, const char *key);
 

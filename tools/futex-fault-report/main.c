@@ -13,6 +13,7 @@
 #include <ftw.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -234,10 +235,11 @@ static int load_run_json(struct report *r, struct run *rn)
 		for (i = 0; i < wl->n; i++) {
 			struct json *w = wl->kids[i], *es = json_get(w, "exit_status");
 			const char *wn = json_str(w, "name");
+			bool bad = false;
 
 			rn->wl[i].name = xstrdup(wn ? wn : "?");
-			rn->wl[i].has_status = es && es->type == JSON_NUMBER;
-			rn->wl[i].exit_status = rn->wl[i].has_status ? (int)es->num : 0;
+			rn->wl[i].exit_status = json_int(w, "exit_status", 0, INT_MIN, INT_MAX, &bad);
+			rn->wl[i].has_status = es && es->type == JSON_NUMBER && !bad;
 		}
 		rn->nwl = wl->n;
 	}

@@ -550,15 +550,30 @@ static bool wanted(const char *const *systems, const char *sys)
 }
 
 /*
- * libtraceevent 1.7.1 leaks a token when a field declaration holds a '"'
- * (found by fuzzing: "field:long\"x;").  No kernel writes one: such a
- * format is left out, as one that does not parse.
+ * libtraceevent 1.7.1 leaks tokens on some malformed field declarations
+ * (found by fuzzing: one holding a '"', one split over two lines).  What
+ * comes before the print fmt is checked first to be what the kernel writes
+ * (kernel/trace/trace_events.c): "name:", "ID:", "format:" lines and
+ * "<tab>field:...;<tab>offset:N;<tab>size:N;..." lines, one a line.  A
+ * format that is not is left out, as one that does not parse.
  */
 static bool sane_format(const char *text, size_t size)
 {
-	const char *fmt = memmem(text, size, "\nprint fmt:", 11);
+	const char *end = memmem(text, size, "\nprint fmt:", 11), *p, *nl;
 
-	return !memchr(text, '"', fmt ? (size_t)(fmt - text) : size);
+	if (!end || memchr(text, '"', end - text))
+		return false;
+	for (p = text; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', end + 1 - p);
+		if (nl == p)
+			continue;
+		if (!strncmp(p, "name: ", 6) || !strncmp(p, "ID: ", 4) || !strncmp(p, "format:", 7))
+			continue;
+		if (strncmp(p, "\tfield:", 7) || nl[-1] != ';' ||
+		    !memmem(p, nl - p, ";\toffset:", 9) || !memmem(p, nl - p, ";\tsize:", 7))
+			return false;
+	}
+	return true;
 }
 
 /* <systems:4> { <name> <count:4> { <size:8> <format> } } */
