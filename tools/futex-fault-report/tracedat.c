@@ -549,28 +549,80 @@ static bool wanted(const char *const *systems, const char *sys)
 	return false;
 }
 
+/* "<digits>;" at *p, moved past */
+static bool number_then(const char **p, const char *end, char after)
+{
+	const char *q = *p;
+
+	while (q < end && *q >= '0' && *q <= '9')
+		q++;
+	if (q == *p || q >= end || *q != after)
+		return false;
+	*p = q + 1;
+	return true;
+}
+
 /*
- * libtraceevent 1.7.1 leaks tokens on some malformed field declarations
- * (found by fuzzing: one holding a '"', one split over two lines).  What
- * comes before the print fmt is checked first to be what the kernel writes
- * (kernel/trace/trace_events.c): "name:", "ID:", "format:" lines and
- * "<tab>field:...;<tab>offset:N;<tab>size:N;..." lines, one a line.  A
- * format that is not is left out, as one that does not parse.
+ * "<tab>field:<declaration>;<tab>offset:N;<tab>size:N;[<tab>signed:N;]", the
+ * declaration made of identifiers, spaces, '*' and "[N]" or "[]", as
+ * kernel/trace/trace_events.c writes it.
+ */
+static bool field_line(const char *p, const char *end)
+{
+	bool bracket = false;
+
+	if (end - p < 7 || memcmp(p, "\tfield:", 7))
+		return false;
+	for (p += 7; p < end && (*p != ';' || bracket); p++) {
+		if (bracket && *p == ']')
+			bracket = false;
+		else if (bracket && (*p < '0' || *p > '9'))
+			return false;
+		else if (*p == '[')
+			bracket = true;
+		else if (!bracket && *p != '_' && *p != ' ' && *p != '*' &&
+			 !(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') &&
+			 !(*p >= '0' && *p <= '9'))
+			return false;
+	}
+	if (end - p < 9 || memcmp(p, ";\toffset:", 9))
+		return false;
+	p += 9;
+	if (!number_then(&p, end, ';') || end - p < 6 || memcmp(p, "\tsize:", 6))
+		return false;
+	p += 6;
+	if (!number_then(&p, end, ';'))
+		return false;
+	if (p < end && (end - p < 8 || memcmp(p, "\tsigned:", 8)))
+		return false;
+	p += 8;
+	return p >= end || (number_then(&p, end, ';') && p == end);
+}
+
+/*
+ * libtraceevent 1.7.1 leaks or crashes on some malformed field declarations
+ * (found by fuzzing: a '"', a byte that is not printable, a NUL, an
+ * unclosed '[').  So what comes before the print fmt is checked first to be
+ * what the kernel writes: "name:", "ID:" and "format:" lines, and field
+ * lines as field_line() says.  A format that is not is left out, as one
+ * that does not parse.
  */
 static bool sane_format(const char *text, size_t size)
 {
 	const char *end = memmem(text, size, "\nprint fmt:", 11), *p, *nl;
 
-	if (!end || memchr(text, '"', end - text))
+	if (!end)
 		return false;
 	for (p = text; p < end; p = nl + 1) {
 		nl = memchr(p, '\n', end + 1 - p);
 		if (nl == p)
 			continue;
-		if (!strncmp(p, "name: ", 6) || !strncmp(p, "ID: ", 4) || !strncmp(p, "format:", 7))
+		if (!strncmp(p, "name: ", 6) || !strncmp(p, "ID: ", 4) || !strncmp(p, "format:", 7)) {
+			if (memchr(p, '\0', nl - p) || memchr(p, '"', nl - p))
+				return false;
 			continue;
-		if (strncmp(p, "\tfield:", 7) || nl[-1] != ';' ||
-		    !memmem(p, nl - p, ";\toffset:", 9) || !memmem(p, nl - p, ";\tsize:", 7))
+		}
+		if (!field_line(p, nl))
 			return false;
 	}
 	return true;
