@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
@@ -419,12 +420,12 @@ static void pi_release(uint32_t *w, int priv)
 		futex(w, FUTEX_UNLOCK_PI | priv, 0, NULL, NULL, 0);
 }
 
-/* Give a PI waiter (at most 100 ms) to set FUTEX_WAITERS, i.e. to queue itself. */
+/* Give a PI waiter (at most 1 s) to set FUTEX_WAITERS, i.e. to queue itself. */
 static void wait_for_waiters(uint32_t *w)
 {
 	int i;
 
-	for (i = 0; i < 100 && !(__atomic_load_n(w, __ATOMIC_ACQUIRE) & FUTEX_WAITERS); i++)
+	for (i = 0; i < 1000 && !(__atomic_load_n(w, __ATOMIC_ACQUIRE) & FUTEX_WAITERS); i++)
 		msleep(1);
 	msleep(2);
 }
@@ -702,11 +703,47 @@ struct owner_exiting {
 	uint32_t pi[2];		/* requeue source, PI futex the exiting owner holds */
 };
 
+static pid_t requeue_waiter_tid;
+
+static void *requeue_pi_waiter_tid(void *arg)
+{
+	__atomic_store_n(&requeue_waiter_tid, gettid_(), __ATOMIC_RELEASE);
+	return requeue_pi_waiter(arg);
+}
+
+/*
+ * Give thread *@tid of this process (at most 1 s) to go to sleep.  A fixed
+ * delay is not enough: under TCG on a busy host, guest time passes while
+ * the guest hardly runs.
+ */
+static void wait_for_sleep(pid_t *tid)
+{
+	char path[64], buf[256], *p;
+	int i, fd, n;
+
+	for (i = 0; i < 1000; i++, msleep(1)) {
+		if (!__atomic_load_n(tid, __ATOMIC_ACQUIRE))
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%d/stat", *tid);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			return;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			return;
+		buf[n] = 0;
+		p = strrchr(buf, ')');
+		if (p && !strncmp(p, ") S", 3))
+			return;
+	}
+}
+
 static void owner_exiting_once(int requeue)
 {
 	struct owner_exiting *x = (struct owner_exiting *)map_words(1);
 	struct sched_param fifo = { .sched_priority = 1 }, other = { .sched_priority = 0 };
-	struct ktimespec to = { 0, 500000000 };
+	struct ktimespec to = { 2, 0 };
 	int n = sizeof(x->entry) / sizeof(x->entry[0]);
 	int fd[2], i;
 	pthread_t w;
@@ -723,8 +760,10 @@ static void owner_exiting_once(int requeue)
 		munmap(x, 4096);
 		return;
 	}
-	if (requeue)
-		pthread_create(&w, NULL, requeue_pi_waiter, x->pi);
+	if (requeue) {
+		requeue_waiter_tid = 0;
+		pthread_create(&w, NULL, requeue_pi_waiter_tid, x->pi);
+	}
 
 	pid = fork();
 	if (pid == 0) {
@@ -736,7 +775,7 @@ static void owner_exiting_once(int requeue)
 		x->entry[0].futex = pid | FUTEX_WAITERS;
 		x->pi[1] = pid;
 		if (requeue)
-			msleep(10);	/* the waiter is queued on pi[0] */
+			wait_for_sleep(&requeue_waiter_tid);	/* queued on pi[0] */
 		sched_setscheduler(0, SCHED_FIFO, &fifo);	/* without it: wakeup preemption */
 		if (write(fd[1], &c, 1) == 1)
 			futex(&x->entry[0].futex, FUTEX_WAIT, pid | FUTEX_WAITERS, &to, NULL, 0);
