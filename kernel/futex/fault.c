@@ -184,102 +184,82 @@ static void futex_fault_set(unsigned int site, bool on)
 }
 
 /*
- * Parse "0" or "1" (an optional newline after it).  Anything else, including
- * a write too long to be either, is -EINVAL: the key stays as it was.
+ * Parse "0" or "1", with an optional newline after it.  Anything else is
+ * -EINVAL, an unreadable buffer -EFAULT; either way nothing changes.
  */
-static int futex_fault_parse(const char __user *ubuf, size_t count, bool *on)
+static int futex_fault_parse(const char __user *ubuf, size_t count,
+			     loff_t *ppos, bool *on)
 {
-	unsigned int val;
-	int ret;
+	char buf[2];
 
-	if (!count || count > 8)
+	if (*ppos || !count || count > sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	if (count == 2 && buf[1] != '\n')
+		return -EINVAL;
+	if (buf[0] != '0' && buf[0] != '1')
 		return -EINVAL;
 
-	ret = kstrtouint_from_user(ubuf, count, 10, &val);
-	if (ret)
-		return -EINVAL;
-	if (val > 1)
-		return -EINVAL;
-
-	*on = val;
+	*on = buf[0] == '1';
 	return 0;
 }
 
-static ssize_t futex_fault_site_read(struct file *file, char __user *ubuf,
-				     size_t count, loff_t *ppos)
+/*
+ * One file per site, and "all" (FUTEX_FAULT_NR) for every site at once.  A
+ * site file reads 0 or 1, "all" the number of enabled sites.  The value is
+ * formatted once per open, so a reader taking it in small pieces cannot
+ * join the halves of two different numbers.
+ */
+static int futex_fault_key_show(struct seq_file *m, void *v)
 {
-	unsigned int site = (uintptr_t)file->private_data;
-	char buf[2];
+	unsigned int key = (uintptr_t)m->private, site, n = 0;
 
-	buf[0] = static_key_enabled(&futex_fault_keys[site]) ? '1' : '0';
-	buf[1] = '\n';
-	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
+	if (key < FUTEX_FAULT_NR) {
+		n = static_key_enabled(&futex_fault_keys[key]);
+	} else {
+		for (site = 0; site < FUTEX_FAULT_NR; site++)
+			n += static_key_enabled(&futex_fault_keys[site]);
+	}
+	seq_printf(m, "%u\n", n);
+	return 0;
 }
 
-static ssize_t futex_fault_site_write(struct file *file, const char __user *ubuf,
-				      size_t count, loff_t *ppos)
+static int futex_fault_key_open(struct inode *inode, struct file *file)
 {
-	unsigned int site = (uintptr_t)file->private_data;
+	return single_open(file, futex_fault_key_show, inode->i_private);
+}
+
+static ssize_t futex_fault_key_write(struct file *file, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	unsigned int key = (uintptr_t)m->private, site;
 	bool on;
 	int ret;
 
-	ret = futex_fault_parse(ubuf, count, &on);
+	ret = futex_fault_parse(ubuf, count, ppos, &on);
 	if (ret)
 		return ret;
 
 	mutex_lock(&futex_fault_mutex);
-	futex_fault_set(site, on);
+	if (key < FUTEX_FAULT_NR) {
+		futex_fault_set(key, on);
+	} else {
+		for (site = 0; site < FUTEX_FAULT_NR; site++)
+			futex_fault_set(site, on);
+	}
 	mutex_unlock(&futex_fault_mutex);
 
 	return count;
 }
 
-static const struct file_operations futex_fault_site_fops = {
-	.open	= simple_open,
-	.read	= futex_fault_site_read,
-	.write	= futex_fault_site_write,
-	.llseek	= default_llseek,
-};
-
-/* "all": reads the number of enabled sites, takes 0 or 1 for every site. */
-static ssize_t futex_fault_all_read(struct file *file, char __user *ubuf,
-				    size_t count, loff_t *ppos)
-{
-	unsigned int site, n = 0;
-	char buf[16];
-	int len;
-
-	for (site = 0; site < FUTEX_FAULT_NR; site++)
-		n += static_key_enabled(&futex_fault_keys[site]);
-
-	len = scnprintf(buf, sizeof(buf), "%u\n", n);
-	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
-}
-
-static ssize_t futex_fault_all_write(struct file *file, const char __user *ubuf,
-				     size_t count, loff_t *ppos)
-{
-	unsigned int site;
-	bool on;
-	int ret;
-
-	ret = futex_fault_parse(ubuf, count, &on);
-	if (ret)
-		return ret;
-
-	mutex_lock(&futex_fault_mutex);
-	for (site = 0; site < FUTEX_FAULT_NR; site++)
-		futex_fault_set(site, on);
-	mutex_unlock(&futex_fault_mutex);
-
-	return count;
-}
-
-static const struct file_operations futex_fault_all_fops = {
-	.open	= simple_open,
-	.read	= futex_fault_all_read,
-	.write	= futex_fault_all_write,
-	.llseek	= default_llseek,
+static const struct file_operations futex_fault_key_fops = {
+	.open		= futex_fault_key_open,
+	.read		= seq_read,
+	.write		= futex_fault_key_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
 };
 
 /*
@@ -306,11 +286,23 @@ static int futex_fault_sites_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(futex_fault_sites);
 
-/* Writing anything to "reset" zeroes the hits and injected counters. */
+/*
+ * Writing 1 to "reset" zeroes the hits and injected counters.  They are
+ * statistics: a hit counted just before the reset can still add its
+ * injection just after it.
+ */
 static ssize_t futex_fault_reset_write(struct file *file, const char __user *ubuf,
 				       size_t count, loff_t *ppos)
 {
 	unsigned int site;
+	bool on;
+	int ret;
+
+	ret = futex_fault_parse(ubuf, count, ppos, &on);
+	if (ret)
+		return ret;
+	if (!on)
+		return -EINVAL;
 
 	for (site = 0; site < FUTEX_FAULT_NR; site++) {
 		atomic_long_set(&futex_fault_stat[site].hits, 0);
@@ -351,8 +343,9 @@ static int __init futex_fault_debugfs(void)
 	for (site = 0; site < FUTEX_FAULT_NR; site++)
 		debugfs_create_file(futex_fault_desc[site].name, mode, keys,
 				    (void *)(uintptr_t)site,
-				    &futex_fault_site_fops);
-	debugfs_create_file("all", mode, keys, NULL, &futex_fault_all_fops);
+				    &futex_fault_key_fops);
+	debugfs_create_file("all", mode, keys, (void *)(uintptr_t)FUTEX_FAULT_NR,
+			    &futex_fault_key_fops);
 
 	return 0;
 }

@@ -1567,8 +1567,24 @@ static ssize_t ff_key_write(const char *key, const void *buf, size_t len)
 
 static const char * const ff_bad_input[] = {
 	"\n", "x", "abc", "Y", "on", "2", "10", "-1", "-0", "1x", "0abc", " 1", "1 ", "1\n1",
-	"0x1", "1.0", "4294967297", "99999999999999999999",
+	"0x1", "1.0", "4294967297", "99999999999999999999", "+1", "01", "00000001",
 };
+
+/* Write @len bytes of @buf to @path at offset @off.  Return: the result or -errno. */
+static ssize_t ff_pwrite(const char *path, const void *buf, size_t len, off_t off)
+{
+	ssize_t ret;
+	int fd;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	ret = pwrite(fd, buf, len, off);
+	if (ret < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
 
 /* Every bad write to @key fails with EINVAL and leaves every key as it was */
 static void ff_check_bad_input(struct __test_metadata *_metadata, const char *key)
@@ -1585,6 +1601,13 @@ static void ff_check_bad_input(struct __test_metadata *_metadata, const char *ke
 		EXPECT_EQ(before, ff_key_get(key));
 		EXPECT_EQ(all, ff_key_get("all"));
 	}
+
+	/* A NUL does not end the input; an unreadable buffer is EFAULT */
+	EXPECT_EQ(-EINVAL, ff_key_write(key, "1\0", 2));
+	EXPECT_EQ(-EINVAL, ff_key_write(key, "0\0", 2));
+	EXPECT_EQ(-EFAULT, ff_key_write(key, (void *)8, 1));
+	EXPECT_EQ(before, ff_key_get(key));
+	EXPECT_EQ(all, ff_key_get("all"));
 
 	/* Huge writes: digits that would parse, and garbage */
 	buf = malloc(huge[ARRAY_SIZE(huge) - 1]);
@@ -1647,6 +1670,53 @@ TEST_F(futex_fault_ctl, all_key_bad_input)
 
 	ASSERT_EQ(0, ff_key_set("all", false));
 	ASSERT_EQ(0, ff_key_get("all"));
+}
+
+/* Input is taken at offset 0 only; "reset" takes 1 and nothing else */
+TEST_F(futex_fault_ctl, offset_and_reset_input)
+{
+	char path[PATH_MAX];
+
+	if (!self->env.ready)
+		SKIP(return, "%s", self->env.why);
+
+	ff_arm(_metadata, 1);
+	ASSERT_EQ(0, ff_knob_set("probability", "0"));
+	ASSERT_EQ(0, ff_key_set("all", false));
+
+	snprintf(path, sizeof(path), FF_KEYS "/%s", self->env.site[0].name);
+	EXPECT_EQ(-EINVAL, ff_pwrite(path, "1", 1, 1));
+	EXPECT_EQ(0, ff_key_get(self->env.site[0].name));
+	EXPECT_EQ(-EINVAL, ff_pwrite(FF_KEYS "/all", "1", 1, 2));
+	EXPECT_EQ(0, ff_key_get("all"));
+
+	EXPECT_EQ(-EINVAL, ff_pwrite(FF_RESET, "", 0, 0));
+	EXPECT_EQ(-EINVAL, ff_pwrite(FF_RESET, "0", 1, 0));
+	EXPECT_EQ(-EINVAL, ff_pwrite(FF_RESET, "yes", 3, 0));
+	EXPECT_EQ(-EFAULT, ff_pwrite(FF_RESET, (void *)8, 1, 0));
+	EXPECT_EQ(2, ff_pwrite(FF_RESET, "1\n", 2, 0));
+}
+
+/* A value read in pieces is the one of the first read, even if it changes */
+TEST_F(futex_fault_ctl, key_read_in_pieces)
+{
+	char buf[16] = "";
+	int fd;
+
+	if (!self->env.ready)
+		SKIP(return, "%s", self->env.why);
+
+	ff_arm(_metadata, 1);
+	ASSERT_EQ(0, ff_knob_set("probability", "0"));
+	ASSERT_EQ(0, ff_key_set("all", true));
+
+	fd = open(FF_KEYS "/all", O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(1, read(fd, buf, 1));
+	ASSERT_EQ(0, ff_key_set("all", false));
+	ASSERT_LT(0, read(fd, buf + 1, sizeof(buf) - 2));
+	close(fd);
+	EXPECT_EQ(self->env.nr_sites, atoi(buf)) TH_LOG("read \"%s\"", buf);
 }
 
 TEST_F(futex_fault_ctl, unknown_site)
