@@ -506,8 +506,12 @@ static int ksyms_symbol(struct tdat *d, unsigned long long addr, char **sym)
 		memcpy(k->text, raw, len);
 		k->len = len;
 		k->tep = tep_alloc();
-		if (k->tep && text)
+		if (k->tep && text) {
+			/* no parser of libtraceevent's is assumed reentrant */
+			tdat_parse_lock();
 			tep_parse_kallsyms(k->tep, text);
+			tdat_parse_unlock();
+		}
 		free(text);
 		k->next = ksyms_cache;
 		ksyms_cache = k;

@@ -600,6 +600,46 @@ static bool field_line(const char *p, const char *end)
 }
 
 /*
+ * The print fmt's brackets balance outside its string literals, which end:
+ * libtraceevent 1.7.1 dereferences NULL on a cut one ("", __print_symbolic(REC->r).
+ * Other malformed argument lists crash it too; those are not guarded against
+ * (it would take its grammar), see fuzz/README.md.
+ */
+static bool balanced(const char *p, const char *end)
+{
+	char stack[64];
+	int depth = 0;
+
+	for (; p < end; p++) {
+		switch (*p) {
+		case '"':
+			for (p++; p < end && *p != '"'; p++)
+				if (*p == '\\')
+					p++;
+			if (p >= end)
+				return false;
+			break;
+		case '(':
+		case '[':
+		case '{':
+			if (depth == sizeof(stack))
+				return false;
+			stack[depth++] = *p == '(' ? ')' : *p == '[' ? ']' : '}';
+			break;
+		case ')':
+		case ']':
+		case '}':
+			if (!depth || stack[--depth] != *p)
+				return false;
+			break;
+		case '\0':
+			return false;
+		}
+	}
+	return !depth;
+}
+
+/*
  * libtraceevent 1.7.1 leaks or crashes on some malformed field declarations
  * (found by fuzzing: a '"', a byte that is not printable, a NUL, an
  * unclosed '[').  So what comes before the print fmt is checked first to be
@@ -611,7 +651,7 @@ static bool sane_format(const char *text, size_t size)
 {
 	const char *end = memmem(text, size, "\nprint fmt:", 11), *p, *nl;
 
-	if (!end)
+	if (!end || !balanced(end, text + size))
 		return false;
 	for (p = text; p < end; p = nl + 1) {
 		nl = memchr(p, '\n', end + 1 - p);
