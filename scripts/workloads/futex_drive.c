@@ -687,20 +687,18 @@ static void s_requeue(void)
 
 /*
  * A PI futex whose owner is exiting.  The owner, a child process, holds
- * pi[1] in user space and the robust futex entry[0].futex, on which we wait.
- * Its robust list walk at exit wakes us while its futex state is EXITING; we
- * run SCHED_FIFO, so we take the CPU at the walk's next cond_resched() and
- * lock (or requeue a waiter to) pi[1].  The kernel finds the owner exiting
- * (EBUSY), waits for its exit to finish, retries and finds it dead (ESRCH).
- * The other entries only make the walk longer, for guests with several CPUs.
+ * pi[1] in user space and the robust futex "lock", on which we wait.  Its
+ * robust list walk at exit wakes us while its futex state is EXITING; we run
+ * SCHED_FIFO on the same CPU, so we take the CPU at the walk's next
+ * cond_resched() and lock (or requeue a waiter to) pi[1].  The kernel finds
+ * the owner exiting (EBUSY), waits for its exit to finish, retries and finds
+ * it dead (ESRCH).
  */
 struct owner_exiting {
 	struct robust_list_head head;
-	struct {
-		struct robust_list next;
-		uint32_t futex;
-	} entry[32];
-	uint32_t pi[2];		/* requeue source, PI futex the exiting owner holds */
+	struct robust_list entry;	/* the owner's robust list: one entry */
+	uint32_t lock;			/* its futex */
+	uint32_t pi[2];			/* requeue source, PI futex the owner holds */
 };
 
 static pid_t requeue_waiter_tid;
@@ -744,18 +742,17 @@ static void owner_exiting_once(int requeue)
 	struct owner_exiting *x = (struct owner_exiting *)map_words(1);
 	struct sched_param fifo = { .sched_priority = 1 }, other = { .sched_priority = 0 };
 	struct ktimespec to = { 2, 0 };
-	int n = sizeof(x->entry) / sizeof(x->entry[0]);
-	int fd[2], i;
+	cpu_set_t all, one;
 	pthread_t w;
 	pid_t pid;
+	int fd[2];
 	char c = 0;
 
-	x->head.list.next = &x->entry[0].next;
-	x->head.futex_offset = offsetof(struct owner_exiting, entry[0].futex) -
-			       offsetof(struct owner_exiting, entry[0].next);
+	x->head.list.next = &x->entry;
+	x->head.futex_offset = offsetof(struct owner_exiting, lock) -
+			       offsetof(struct owner_exiting, entry);
 	x->head.list_op_pending = NULL;
-	for (i = 0; i < n; i++)
-		x->entry[i].next.next = i + 1 < n ? &x->entry[i + 1].next : &x->head.list;
+	x->entry.next = &x->head.list;
 	if (pipe(fd)) {
 		munmap(x, 4096);
 		return;
@@ -764,6 +761,11 @@ static void owner_exiting_once(int requeue)
 		requeue_waiter_tid = 0;
 		pthread_create(&w, NULL, requeue_pi_waiter_tid, x->pi);
 	}
+	/* the child and we share one CPU, however many the machine has */
+	sched_getaffinity(0, sizeof(all), &all);
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu() > 0 ? sched_getcpu() : 0, &one);
+	sched_setaffinity(0, sizeof(one), &one);
 
 	pid = fork();
 	if (pid == 0) {
@@ -772,13 +774,13 @@ static void owner_exiting_once(int requeue)
 		_exit(0);
 	}
 	if (pid > 0) {
-		x->entry[0].futex = pid | FUTEX_WAITERS;
+		x->lock = pid | FUTEX_WAITERS;
 		x->pi[1] = pid;
 		if (requeue)
 			wait_for_sleep(&requeue_waiter_tid);	/* queued on pi[0] */
 		sched_setscheduler(0, SCHED_FIFO, &fifo);	/* without it: wakeup preemption */
 		if (write(fd[1], &c, 1) == 1)
-			futex(&x->entry[0].futex, FUTEX_WAIT, pid | FUTEX_WAITERS, &to, NULL, 0);
+			futex(&x->lock, FUTEX_WAIT, pid | FUTEX_WAITERS, &to, NULL, 0);
 		if (requeue)
 			futex(&x->pi[0], FUTEX_CMP_REQUEUE_PI, 1, (void *)1L, &x->pi[1], 0);
 		else
@@ -786,6 +788,7 @@ static void owner_exiting_once(int requeue)
 		sched_setscheduler(0, SCHED_OTHER, &other);
 		waitpid(pid, NULL, 0);
 	}
+	sched_setaffinity(0, sizeof(all), &all);
 	if (requeue) {
 		/* free now: the waiter gets it and leaves */
 		x->pi[1] = 0;
@@ -843,6 +846,150 @@ static void s_shared(void)
 	munmap(rw, 4096);
 }
 
+/* ------------------------------------------------------------ races
+ *
+ * Error paths that open only when another CPU acts inside a window of a few
+ * instructions, under a hash bucket lock.  They run by default only when
+ * several CPUs are online (FF_SMP=2 guests): on one CPU they would spin for
+ * nothing.  Under TCG's round-robin vCPUs the windows open when one vCPU
+ * spins on the bucket lock the other holds (a PAUSE hands the host thread
+ * over); windows without such a lock were not hit in 15 s of trying.
+ */
+#ifndef RACE_MS
+#define RACE_MS		1500
+#endif
+
+static volatile int race_stop;
+
+/* @a and @b in two threads, both looping until RACE_MS have passed. */
+static void race(void *(*a)(void *), void *(*b)(void *), void *arg)
+{
+	pthread_t ta, tb;
+
+	race_stop = 0;
+	pthread_create(&ta, NULL, a, arg);
+	pthread_create(&tb, NULL, b, arg);
+	msleep(RACE_MS);
+	race_stop = 1;
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+}
+
+/* Takes the lock in user space, releases it with an unconditional UNLOCK_PI. */
+static void *unlock_loop(void *arg)
+{
+	uint32_t *w = arg;
+	uint32_t tid = gettid_();
+
+	while (!race_stop) {
+		uint32_t zero = 0;
+
+		if (__atomic_compare_exchange_n(w, &zero, tid, 0, __ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			while (futex(w, FUTEX_UNLOCK_PI | FUTEX_PRIVATE_FLAG, 0, NULL, NULL, 0) &&
+			       errno == EAGAIN)
+				;
+	}
+	return NULL;
+}
+
+static void *lock_loop(void *arg)
+{
+	uint32_t *w = arg;
+	struct ktimespec abs;
+
+	while (!race_stop) {
+		deadline(CLOCK_REALTIME, &abs, 100);
+		if (futex(w, FUTEX_LOCK_PI | FUTEX_PRIVATE_FLAG, 0, &abs, NULL, 0) == 0)
+			pi_release(w, FUTEX_PRIVATE_FLAG);
+	}
+	return NULL;
+}
+
+/*
+ * A waiter sets FUTEX_WAITERS between UNLOCK_PI's get_user() and its hash
+ * bucket lock: wake_futex_pi() finds the value changed (EAGAIN) and the
+ * unlock is retried.
+ */
+static void s_race_unlock(void)
+{
+	uint32_t *f = map_words(0);
+
+	*f = 0;
+	race(unlock_loop, lock_loop, f);
+	munmap(f, 4096);
+}
+
+static void *waitv_loop(void *arg)
+{
+	uint32_t *f = arg;
+	struct waitv v[2] = {
+		{ .val = 0, .uaddr = (uintptr_t)&f[0], .flags = FUTEX_32 | FUTEX_PRIVATE_FLAG },
+		{ .val = 1, .uaddr = (uintptr_t)&f[1], .flags = FUTEX_32 | FUTEX_PRIVATE_FLAG },
+	};
+
+	while (!race_stop)
+		waitv(v, 2, NULL, 0);	/* f[1] is 0: EAGAIN, unless f[0] was woken */
+	return NULL;
+}
+
+static void *wake_loop(void *arg)
+{
+	while (!race_stop)
+		futex(arg, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, NULL, 0);
+	return NULL;
+}
+
+/* futex_waitv(): the first futex is woken while setup still queues the second. */
+static void s_race_waitv(void)
+{
+	uint32_t *f = map_words(0);
+
+	f[0] = f[1] = 0;
+	race(waitv_loop, wake_loop, f);
+	munmap(f, 4096);
+}
+
+static void *requeue_pi_timeout_loop(void *arg)
+{
+	uint32_t *f = arg;
+	struct ktimespec abs;
+
+	while (!race_stop) {
+		deadline(CLOCK_MONOTONIC, &abs, 0);
+		abs.tv_nsec += 20000;			/* times out after 20 us */
+		if (abs.tv_nsec >= 1000000000L) {
+			abs.tv_sec++;
+			abs.tv_nsec -= 1000000000L;
+		}
+		if (futex(&f[0], FUTEX_WAIT_REQUEUE_PI | FUTEX_PRIVATE_FLAG, 0, &abs, &f[1], 0) == 0)
+			pi_release(&f[1], FUTEX_PRIVATE_FLAG);
+	}
+	return NULL;
+}
+
+static void *requeue_pi_loop(void *arg)
+{
+	uint32_t *f = arg;
+
+	while (!race_stop)
+		futex(&f[0], FUTEX_CMP_REQUEUE_PI | FUTEX_PRIVATE_FLAG, 1, (void *)0L, &f[1], 0);
+	return NULL;
+}
+
+/*
+ * A requeue-PI waiter times out and marks itself to be ignored while the
+ * requeuer already holds the hash bucket lock with it as top waiter (EAGAIN).
+ */
+static void s_race_requeue(void)
+{
+	uint32_t *f = map_words(0);
+
+	f[0] = f[1] = 0;
+	race(requeue_pi_timeout_loop, requeue_pi_loop, f);
+	munmap(f, 4096);
+}
+
 struct scenario {
 	const char *name;
 	void (*fn)(void);
@@ -866,7 +1013,28 @@ static const struct scenario scenarios[] = {
 	{ "shared", s_shared },
 };
 
+/* Run by default only with several CPUs online. */
+static const struct scenario races[] = {
+	{ "race_unlock", s_race_unlock },
+	{ "race_waitv", s_race_waitv },
+	{ "race_requeue", s_race_requeue },
+};
+
 #define NR_SCENARIOS	(sizeof(scenarios) / sizeof(scenarios[0]))
+#define NR_RACES	(sizeof(races) / sizeof(races[0]))
+
+static const struct scenario *find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_SCENARIOS; i++)
+		if (!strcmp(name, scenarios[i].name))
+			return &scenarios[i];
+	for (i = 0; i < NR_RACES; i++)
+		if (!strcmp(name, races[i].name))
+			return &races[i];
+	return NULL;
+}
 
 /* Each scenario in a child, under a watchdog: one that hangs is killed. */
 static int run(const struct scenario *s)
@@ -906,23 +1074,27 @@ int main(int argc, char **argv)
 		printf("usage: %s [scenario...]\nscenarios:", argv[0]);
 		for (i = 0; i < NR_SCENARIOS; i++)
 			printf(" %s", scenarios[i].name);
+		printf("\nraces (by default only with several CPUs online):");
+		for (i = 0; i < NR_RACES; i++)
+			printf(" %s", races[i].name);
 		printf("\n");
 		return 0;
 	}
 	if (argc == 1) {
 		for (i = 0; i < NR_SCENARIOS; i++)
 			bad |= run(&scenarios[i]);
+		for (i = 0; sysconf(_SC_NPROCESSORS_ONLN) > 1 && i < NR_RACES; i++)
+			bad |= run(&races[i]);
 		return bad;
 	}
 	for (a = 1; a < argc; a++) {
-		for (i = 0; i < NR_SCENARIOS; i++)
-			if (!strcmp(argv[a], scenarios[i].name))
-				break;
-		if (i == NR_SCENARIOS) {
+		const struct scenario *s = find(argv[a]);
+
+		if (!s) {
 			fprintf(stderr, "futex_drive: unknown scenario '%s' (see --help)\n", argv[a]);
 			return 2;
 		}
-		bad |= run(&scenarios[i]);
+		bad |= run(s);
 	}
 	return bad;
 }
