@@ -562,29 +562,67 @@ static bool number_then(const char **p, const char *end, char after)
 	return true;
 }
 
+static bool ident_char(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
 /*
- * "<tab>field:<declaration>;<tab>offset:N;<tab>size:N;[<tab>signed:N;]", the
- * declaration made of identifiers, spaces, '*' and "[N]" or "[]", as
+ * A field declaration as the kernel writes it, "<type> <name>": words
+ * separated by one space, the last the name (an identifier, then "[N]"
+ * for an array), the others the type's, made of identifiers, '*' and
+ * "[]" or "[N]" after an identifier ("const char *const *", "char[]").
+ */
+static bool declaration(const char *p, const char *end)
+{
+	bool name = false;
+	int words = 0;
+
+	while (p < end) {
+		if (words && *p++ != ' ')
+			return false;
+		if (p >= end || *p == ' ' || *p == '[')
+			return false;
+		name = true;		/* so far the word could be the name */
+		while (p < end && *p != ' ') {
+			if (*p == '*') {
+				name = false;
+				p++;
+			} else if (ident_char(*p)) {
+				if (*p >= '0' && *p <= '9')
+					return false;	/* not an identifier */
+				while (p < end && ident_char(*p))
+					p++;
+				while (p < end && *p == '[') {
+					for (p++; p < end && *p >= '0' && *p <= '9'; p++)
+						;
+					if (p >= end || *p++ != ']')
+						return false;
+				}
+			} else {
+				return false;
+			}
+		}
+		words++;
+	}
+	return words >= 2 && name;
+}
+
+/*
+ * "<tab>field:<declaration>;<tab>offset:N;<tab>size:N;[<tab>signed:N;]", as
  * kernel/trace/trace_events.c writes it.
  */
 static bool field_line(const char *p, const char *end)
 {
-	bool bracket = false;
+	const char *semi;
 
 	if (end - p < 7 || memcmp(p, "\tfield:", 7))
 		return false;
-	for (p += 7; p < end && (*p != ';' || bracket); p++) {
-		if (bracket && *p == ']')
-			bracket = false;
-		else if (bracket && (*p < '0' || *p > '9'))
-			return false;
-		else if (*p == '[')
-			bracket = true;
-		else if (!bracket && *p != '_' && *p != ' ' && *p != '*' &&
-			 !(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') &&
-			 !(*p >= '0' && *p <= '9'))
-			return false;
-	}
+	p += 7;
+	semi = memchr(p, ';', end - p);
+	if (!semi || !declaration(p, semi))
+		return false;
+	p = semi;
 	if (end - p < 9 || memcmp(p, ";\toffset:", 9))
 		return false;
 	p += 9;
@@ -642,9 +680,9 @@ static bool balanced(const char *p, const char *end)
 /*
  * libtraceevent 1.7.1 leaks or crashes on some malformed field declarations
  * (found by fuzzing: a '"', a byte that is not printable, a NUL, an
- * unclosed '[').  So what comes before the print fmt is checked first to be
- * what the kernel writes: "name:", "ID:" and "format:" lines, and field
- * lines as field_line() says.  A format that is not is left out, as one
+ * unclosed '[', a declaration of one word).  So what comes before the print
+ * fmt is checked first to be what the kernel writes: "name:", "ID:" and
+ * "format:" lines, and field lines as field_line() says.  A format that is not is left out, as one
  * that does not parse.
  */
 static bool sane_format(const char *text, size_t size)
