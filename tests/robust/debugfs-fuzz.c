@@ -7,17 +7,22 @@
  * sites rely on get inputs of several classes: valid values, random bytes,
  * numbers with trailing junk, negative numbers, overflows, embedded NULs,
  * white space, odd prefixes, 1 MiB buffers, one byte per write(), pwrite()
- * at offsets, writev(), unreadable buffers, empty writes, reads of every
- * shape, and several processes and threads writing to one file at once.
+ * and lseek() + write() at offsets, writev(), unreadable buffers, empty
+ * writes, reads of every shape, and several processes and threads writing to
+ * one file at once.
  *
  * Each write's result is checked against a model of what the file accepts
- * (its parser, emulated here) and the state read back afterwards against the
- * model's state: a rejected write must change nothing, an accepted one must
- * take effect, the site table, the key files and "all" must agree.  What the
- * kernel does beyond the documentation (Documentation/fault-injection/
- * futex-fault.rst) is reported as a note, a failure only with -S.  A long
- * loop of writes at the end checks that nothing leaks (Slab and MemFree of
- * /proc/meminfo, and kmemleak when the kernel has it).
+ * and the state read back afterwards against the model's state: a rejected
+ * write must change nothing, an accepted one must take effect, the site
+ * table, the key files and "all" must agree.  For our files (key files,
+ * "all", reset) the model is the grammar of Documentation/fault-injection/
+ * futex-fault.rst, with the errno order of the VFS and of
+ * futex_fault_parse(): anything it does not accept must fail.  For the
+ * standard debugfs files it emulates their parsers, and what they do beyond
+ * the fault-injection documentation is reported as a note.  A value read in
+ * pieces must be one value.  A long loop of writes at the end checks that
+ * nothing leaks (Slab and MemFree of /proc/meminfo, and kmemleak when the
+ * kernel has it).
  *
  * Run as root in a guest whose kernel has CONFIG_FAIL_FUTEX.  Exit status 0
  * when no check failed, 1 when one did, 2 on a usage or set-up error.
@@ -54,7 +59,7 @@
 #define FF_MAX_SITES	128
 #define FF_NAME_LEN	64
 #define FF_HUGE		(1 << 20)	/* the "huge" writes: 1 MiB */
-#define FF_KEY_MAX_LEN	8		/* longest write a key file parses */
+#define FF_KEY_MAX_LEN	2		/* longest write a key file takes: "0\n" */
 #define FF_ATTR_BUF	23		/* bytes simple_attr_write() parses */
 #define FF_BOOL_BUF	3		/* bytes kstrtobool_from_user() parses */
 #define FF_EXAMPLES	3		/* examples kept per note */
@@ -71,7 +76,7 @@ enum kind {
 	K_KEY,		/* static_keys/futex_fault/<site>: 0 or 1 */
 	K_ALL,		/* static_keys/futex_fault/all: 0 or 1, reads the count */
 	K_SITES,	/* fail_futex/sites: the table, read-only */
-	K_RESET,	/* fail_futex/reset: anything zeroes the counters */
+	K_RESET,	/* fail_futex/reset: 1 zeroes the counters */
 	K_UL,		/* unsigned long attribute (simple_attr, kstrtoull) */
 	K_U32,		/* u32 attribute (simple_attr, kstrtoull, truncated) */
 	K_ATOMIC,	/* atomic_t attribute (simple_attr, kstrtoll, truncated) */
@@ -97,13 +102,13 @@ static const struct {
 
 enum class {
 	C_VALID, C_GARBAGE, C_JUNK, C_NEG, C_OVERFLOW, C_NUL, C_SPACE, C_PREFIX,
-	C_HUGE, C_BYTES, C_PWRITE, C_WRITEV, C_BADPTR, C_EMPTY, C_READ, C_CONCUR,
+	C_HUGE, C_BYTES, C_OFFSET, C_WRITEV, C_BADPTR, C_EMPTY, C_READ, C_CONCUR,
 	C_LEAK, NR_CLASSES
 };
 
 static const char * const class_name[NR_CLASSES] = {
 	"valid", "garbage", "junk", "neg", "ovfl", "nul", "space", "prefix",
-	"huge", "bytes", "pwrite", "writev", "badptr", "empty", "read", "concur",
+	"huge", "bytes", "offset", "writev", "badptr", "empty", "read", "concur",
 	"leak",
 };
 
@@ -120,40 +125,44 @@ struct target {
 
 /* --------------------------------------------------------------- notes */
 
-/* What the kernel does beyond the documentation: reported, not failed */
+/*
+ * Behaviour the tests report rather than fail: what the standard debugfs files
+ * do beyond the fault-injection documentation, what our documentation allows
+ * but is worth a figure, and seq_file's.  Our files' input grammar is not
+ * among them: the model is the documentation, a difference fails.
+ */
 enum note {
-	N_KEY_PLUS, N_KEY_ZEROS, N_KEY_NUL, N_KEY_ERRNO, N_OFFSET, N_RESET_EMPTY, N_RESET_BADPTR,
-	N_BOOL_SILENT, N_ATTR_PREFIX, N_ATTR_WRAP, N_SITES_OPEN, NR_NOTES
+	N_RESET_RACE, N_REREAD, N_BOOL_SILENT, N_ATTR_PREFIX, N_ATTR_WRAP, N_SITES_OPEN,
+	NR_NOTES
 };
 
 static const struct {
 	const char *what;
-	bool ours;	/* our code (-S makes it a failure) or standard debugfs */
+	const char *whose;	/* NULL: our files beyond their documentation (-S fails) */
 } note_desc[NR_NOTES] = {
 	/*
-	 * The documentation: "Takes 0 or 1 (a trailing newline is accepted).
-	 * Anything else fails with EINVAL".
+	 * "The counters are statistics: a failure decided just before a
+	 * reset may be counted in injected just after it."
 	 */
-	[N_KEY_PLUS] = { "a key file accepted a leading '+' (kstrtouint), which the "
-			 "documentation calls invalid", true },
-	[N_KEY_ZEROS] = { "a key file accepted leading zeros (up to 8 bytes), which the "
-			  "documentation calls invalid", true },
-	[N_KEY_NUL] = { "a key file accepted a valid value followed by a NUL and anything "
-			"(up to 8 bytes), which the documentation calls invalid", true },
-	[N_KEY_ERRNO] = { "a key file returned EINVAL for an unreadable buffer "
-			  "(write(2) and the kernel's convention: EFAULT)", true },
-	[N_OFFSET] = { "a key file took a pwrite() at a non-zero offset as if at 0", true },
-	[N_RESET_EMPTY] = { "a zero-length write to reset zeroed the counters", true },
-	[N_RESET_BADPTR] = { "reset accepted an unreadable buffer and zeroed the counters",
-			     true },
+	[N_RESET_RACE] = { "a reset between a hit's two increments (hits, then injected) "
+			   "left injected above hits", "documented" },
+	/*
+	 * "Both files format their value once per open file, so a value read
+	 * in pieces is consistent": true of read() calls in sequence.
+	 * seq_read_iter() formats again at a read from offset 0, and
+	 * traverse() at any other offset than where the last read ended.
+	 */
+	[N_REREAD] = { "a key file formats its value again when read from offset 0 (after "
+		       "lseek(0) or by pread()), so a pread() at 0 between two read()s of "
+		       "'all' joins two values", "seq_file" },
 	[N_BOOL_SILENT] = { "a bool attribute returned success for invalid input and "
-			    "kept its value (debugfs_write_file_bool)", false },
+			    "kept its value (debugfs_write_file_bool)", "standard debugfs" },
 	[N_ATTR_PREFIX] = { "a numeric attribute parsed only the first 23 bytes of a "
-			    "longer write and accepted it (simple_attr_write)", false },
+			    "longer write and accepted it (simple_attr_write)", "standard debugfs" },
 	[N_ATTR_WRAP] = { "a u32/atomic_t attribute stored a truncated value "
-			  "(debugfs u32/atomic_t)", false },
+			  "(debugfs u32/atomic_t)", "standard debugfs" },
 	[N_SITES_OPEN] = { "the read-only sites table could be opened for writing "
-			   "(root; the write fails)", false },
+			   "(root; the write fails)", "standard debugfs" },
 };
 
 struct note_rec {
@@ -202,6 +211,8 @@ struct fuzz {
 
 	unsigned long failures;
 	struct note_rec notes[NR_NOTES];
+	long inject_slack;		/* injected may exceed hits by this (racing resets) */
+	unsigned long pieces;		/* reads in pieces across a switch, checked */
 };
 
 static struct fuzz F;
@@ -530,9 +541,10 @@ static bool check_state(struct target *t, int site, bool all_files, bool check_a
 			     got->enabled, want->enabled);
 			ok = false;
 		}
-		if (got->injected > got->hits) {
-			fail(t, "site table: %s injected %ld > hits %ld", got->name,
-			     got->injected, got->hits);
+		/* a reset racing with hits may leave F.inject_slack more (see concurrent()) */
+		if (got->injected > got->hits + F.inject_slack) {
+			fail(t, "site table: %s injected %ld > hits %ld%s", got->name,
+			     got->injected, got->hits, F.inject_slack ? " + racing resets" : "");
 			ok = false;
 		}
 		if (cnt != CNT_FREE && got->injected != want->injected) {
@@ -683,7 +695,6 @@ struct expect {
 	long ret;		/* the return value: count or -errno */
 	bool effect;		/* the state changes ... */
 	long long val;		/* ... to this (keys, all, attributes) */
-	bool doc_invalid;	/* the documentation calls this input invalid */
 };
 
 /* How a write reaches the kernel */
@@ -692,6 +703,7 @@ struct wr {
 	size_t len;
 	size_t avail;		/* readable bytes at buf (SIZE_MAX: all) */
 	bool kptr;		/* buf is a kernel address */
+	long long pos;		/* the file position it is written at */
 };
 
 /* How many bytes of @w can be shown: the readable ones */
@@ -716,16 +728,36 @@ static bool readable(const struct wr *w, size_t need)
 	return w->avail == SIZE_MAX || need <= w->avail;
 }
 
-/* The documentation's grammar for key files: "0" or "1", then maybe "\n" */
-static bool key_doc_valid(const struct wr *w)
+static bool ours(const struct target *t)
 {
-	if (w->kptr || w->avail != SIZE_MAX)
-		return false;
-	if (w->len == 1)
-		return w->buf[0] == '0' || w->buf[0] == '1';
-	if (w->len == 2)
-		return (w->buf[0] == '0' || w->buf[0] == '1') && w->buf[1] == '\n';
-	return false;
+	return t->kind == K_KEY || t->kind == K_ALL || t->kind == K_RESET;
+}
+
+/*
+ * The documentation of our files: a key file and "all" take "0" or "1",
+ * optionally followed by a newline, written at offset 0; reset takes "1" the
+ * same way.  Anything else is EINVAL, an unreadable buffer EFAULT.  Which of
+ * the two an input that is both gets is futex_fault_parse()'s order: the
+ * offset and the length first, then the copy, then the bytes.
+ */
+static struct expect expect_ours(const struct target *t, const struct wr *w)
+{
+	struct expect e = { .ret = -EINVAL };
+
+	if (w->pos || !w->len || w->len > FF_KEY_MAX_LEN)
+		return e;
+	if (!readable(w, w->len)) {
+		e.ret = -EFAULT;
+		return e;
+	}
+	if (w->len == 2 && w->buf[1] != '\n')
+		return e;
+	if (w->buf[0] != '1' && (w->buf[0] != '0' || t->kind == K_RESET))
+		return e;
+	e.ret = w->len;
+	e.effect = true;
+	e.val = w->buf[0] == '1';
+	return e;
 }
 
 static struct expect expect_write(const struct target *t, const struct wr *w)
@@ -737,32 +769,17 @@ static struct expect expect_write(const struct target *t, const struct wr *w)
 		return e;		/* no ->write: vfs_write() says EINVAL */
 	if (w->kptr) {
 		e.ret = -EFAULT;	/* access_ok() in vfs_write() */
-		e.doc_invalid = true;
 		return e;
 	}
+	/* rw_verify_area(): no negative position, none past LLONG_MAX */
+	if (w->pos < 0 || (unsigned long long)w->pos + w->len > LLONG_MAX)
+		return e;
 
 	switch (t->kind) {
 	case K_KEY:
-	case K_ALL: {
-		unsigned long long v;
-
-		/* futex_fault_parse(): kstrtouint_from_user(), any error is EINVAL */
-		e.doc_invalid = !key_doc_valid(w);
-		if (!w->len || w->len > FF_KEY_MAX_LEN || !readable(w, w->len))
-			return e;
-		take(s, w, FF_KEY_MAX_LEN);
-		if (emu_kstrtoull(s, 10, &v, true) || v > 1)
-			return e;
-		e.ret = w->len;
-		e.effect = true;
-		e.val = v;
-		return e;
-	}
+	case K_ALL:
 	case K_RESET:
-		/* the buffer is never read */
-		e.ret = w->len;
-		e.effect = true;
-		return e;
+		return expect_ours(t, w);
 	case K_BOOL: {
 		bool b;
 
@@ -847,33 +864,11 @@ static void model_apply(const struct target *t, const struct expect *e)
 	}
 }
 
-/* Notes on an accepted or rejected write, as the kernel did it */
-static void notes_for(struct target *t, const struct wr *w, const struct expect *e,
-		      enum class c)
+/* Notes on an accepted or rejected write to a standard debugfs file */
+static void notes_for(struct target *t, const struct wr *w, const struct expect *e)
 {
 	char sh[FF_SHOW * 4 + 32];
 
-	if (t->kind == K_KEY || t->kind == K_ALL) {
-		if (e->ret >= 0 && e->doc_invalid) {
-			enum note n = N_KEY_ZEROS;
-
-			if (memchr(w->buf, '\0', w->len))
-				n = N_KEY_NUL;
-			else if (w->buf[0] == '+')
-				n = N_KEY_PLUS;
-			note(n, t, "%s -> %lld", show(sh, sizeof(sh), w->buf, visible(w)), e->val);
-		}
-		if (!w->kptr && w->avail != SIZE_MAX && e->ret == -EINVAL && w->len &&
-		    w->len <= FF_KEY_MAX_LEN)
-			note(N_KEY_ERRNO, t, "%zu bytes, %zu readable: EINVAL", w->len, w->avail);
-		if (c == C_PWRITE && e->ret >= 0)
-			note(N_OFFSET, t, "%s", show(sh, sizeof(sh), w->buf, visible(w)));
-	}
-	if (t->kind == K_RESET && !w->len)
-		note(N_RESET_EMPTY, t, "write(fd, buf, 0) returned 0");
-	if (t->kind == K_RESET && w->avail != SIZE_MAX && !w->kptr)
-		note(N_RESET_BADPTR, t, "%zu bytes, %zu readable: returned %ld", w->len,
-		     w->avail, e->ret);
 	if (t->kind == K_BOOL && !e->effect && e->ret >= 0 && w->len)
 		note(N_BOOL_SILENT, t, "%s -> %ld", show(sh, sizeof(sh), w->buf, visible(w)),
 		     e->ret);
@@ -946,7 +941,7 @@ static size_t make_valid(const struct target *t, char *s, size_t size)
 	case K_SITES:
 		return snprintf(s, size, "%u%s", (unsigned int)(v & 1), (v & 2) ? "\n" : "");
 	case K_RESET:
-		return snprintf(s, size, "%s", (v & 1) ? "1" : "reset\n");
+		return snprintf(s, size, "%s", (v & 1) ? "1" : "1\n");
 	case K_BOOL:
 		return snprintf(s, size, "%s",
 				pool_bool_valid[rnd_below(ARRAY_SIZE(pool_bool_valid))]);
@@ -1075,7 +1070,7 @@ static size_t make_input(const struct target *t, enum class c, char *s, size_t s
 		}
 		return len;
 	default:
-		/* bytes, pwrite, writev: any small input */
+		/* bytes, offset, writev: any small input */
 		return make_input(t, (enum class)rnd_below(C_PREFIX + 1), s, size);
 	}
 }
@@ -1090,41 +1085,89 @@ static ssize_t do_write(int fd, const void *buf, size_t len)
 }
 
 /*
- * seq_open() clears FMODE_PWRITE, simple_attr_open() opens non-seekable:
- * pwrite() is ESPIPE there.
+ * seq_open() clears FMODE_PWRITE (key files, "all", sites), simple_attr_open()
+ * opens non-seekable (the numeric attributes): pwrite() is ESPIPE there.
+ * reset (simple_open) and the bool attributes keep it.
  */
 static bool no_pwrite(const struct target *t)
 {
-	return t->kind == K_SITES || t->kind == K_UL || t->kind == K_U32 || t->kind == K_ATOMIC;
+	return t->kind != K_RESET && t->kind != K_BOOL;
+}
+
+/* seq_open() leaves FMODE_PREAD (seq_files take pread()); simple_attr_open() clears it */
+static bool no_pread(const struct target *t)
+{
+	return t->kind == K_UL || t->kind == K_U32 || t->kind == K_ATOMIC;
 }
 
 /*
- * One write of @w to @t on a fresh descriptor, checked against the model.
- * Return: the write's result.
+ * Where lseek(fd, @off, SEEK_SET) leaves the position of a fresh descriptor
+ * of @t, into @pos.  Return: what lseek() returns, or -errno.
+ */
+static long long expect_lseek(const struct target *t, long long off, long long *pos)
+{
+	*pos = 0;
+	switch (t->kind) {
+	case K_RESET:
+		return 0;		/* noop_llseek(): the position stays */
+	case K_UL:
+	case K_U32:
+	case K_ATOMIC:
+		return -ESPIPE;		/* no_llseek() */
+	default:
+		/* seq_lseek() (traverse() past the end is fine), default_llseek() */
+		if (off < 0)
+			return -EINVAL;
+		*pos = off;
+		return off;
+	}
+}
+
+/*
+ * One write of @w to @t on a fresh descriptor @fd, checked against the model:
+ * write(), or with @how 'p' pwrite() at @off, with 's' lseek() to @off and
+ * write().  Return: the write's result.
  */
 static long one_write(struct target *t, int fd, const struct wr *w, enum class c, off_t off,
-		      bool use_pwrite)
+		      char how)
 {
 	char sh[FF_SHOW * 4 + 32];
-	struct expect e = expect_write(t, w);
+	struct wr at = *w;
+	struct expect e;
 	long got;
 
-	if (use_pwrite) {
+	if (how == 's') {
+		long long want = expect_lseek(t, off, &at.pos), pos;
+
+		pos = lseek(fd, off, SEEK_SET);
+		pos = pos < 0 ? -errno : pos;
+		if (pos != want)
+			fail(t, "lseek(fd, %lld, SEEK_SET): %lld (%s), expected %lld (%s)",
+			     (long long)off, pos, pos < 0 ? strerror(-pos) : "ok", want,
+			     want < 0 ? strerror(-want) : "ok");
+		at.pos = pos < 0 ? 0 : pos;	/* the kernel's position decides */
+	} else if (how == 'p') {
+		at.pos = off;
+	}
+	e = expect_write(t, &at);
+
+	if (how == 'p') {
 		got = pwrite(fd, w->buf, w->len, off);
 		got = got < 0 ? -errno : got;
 		if (off < 0)
 			e = (struct expect){ .ret = -EINVAL };	/* ksys_pwrite64() */
 		else if (no_pwrite(t))
 			e = (struct expect){ .ret = -ESPIPE };
-		else if ((unsigned long long)off + w->len > LLONG_MAX)
-			e = (struct expect){ .ret = -EINVAL };	/* rw_verify_area() */
 	} else {
 		got = do_write(fd, w->buf, w->len);
 	}
 	if (got != e.ret) {
-		fail(t, "%s write %s: returned %ld (%s), expected %ld (%s)", class_name[c],
-		     show(sh, sizeof(sh), w->buf, visible(w)), got,
-		     got < 0 ? strerror(-got) : "ok", e.ret, e.ret < 0 ? strerror(-e.ret) : "ok");
+		fail(t, "%s %s %s at %lld: returned %ld (%s), expected %ld (%s)%s", class_name[c],
+		     how == 'p' ? "pwrite" : how == 's' ? "lseek+write" : "write",
+		     show(sh, sizeof(sh), w->buf, visible(w)), at.pos, got,
+		     got < 0 ? strerror(-got) : "ok", e.ret, e.ret < 0 ? strerror(-e.ret) : "ok",
+		     ours(t) && got >= 0 && e.ret < 0 ?
+		     ": accepted what the documentation calls invalid" : "");
 		/* the kernel's answer decides what the state is now */
 		if (got < 0)
 			e.effect = false;
@@ -1132,7 +1175,8 @@ static long one_write(struct target *t, int fd, const struct wr *w, enum class c
 	}
 	if (got >= 0)
 		t->accepted++;
-	notes_for(t, w, &e, c);
+	if (!ours(t))
+		notes_for(t, w, &e);
 	model_apply(t, &e);
 	return got;
 }
@@ -1178,11 +1222,20 @@ static void check_after(struct target *t, unsigned int iter)
 		read_model(&F.m);
 }
 
+/* pread() of @len bytes at @off into @buf: bytes or -errno */
+static long do_pread(int fd, void *buf, size_t len, off_t off)
+{
+	ssize_t n = pread(fd, buf, len, off);
+
+	return n < 0 ? -errno : n;
+}
+
 /* Reads of every shape: each must give what a whole read gives */
 static void do_reads(struct target *t)
 {
 	static char whole[64 * 1024], part[64 * 1024];
 	ssize_t len, n, plen = 0;
+	long r, want;
 	int fd;
 
 	fd = open_target(t, O_RDONLY);
@@ -1191,10 +1244,13 @@ static void do_reads(struct target *t)
 	if (t->kind == K_RESET) {
 		char c;
 
-		/* write-only: no ->read, vfs_read() says EINVAL */
+		/* write-only: no ->read, vfs_read() says EINVAL, pread() too */
 		n = read(fd, &c, 1);
 		if (n != -1 || errno != EINVAL)
 			fail(t, "read: %zd (%s), expected EINVAL", n, n < 0 ? strerror(errno) : "");
+		r = do_pread(fd, &c, 1, 0);
+		if (r != -EINVAL)
+			fail(t, "pread: %ld, expected EINVAL", r);
 		close(fd);
 		return;
 	}
@@ -1224,72 +1280,163 @@ static void do_reads(struct target *t)
 			     plen, len);
 		close(fd2);
 	}
-	/* pread() on the first, which has read the whole file once */
-	n = pread(fd, part, sizeof(part), 1);
-	if (n < 0 ? errno != ESPIPE : (n != len - 1 || memcmp(whole + 1, part, n)))
-		fail(t, "pread at 1: %zd bytes (%s), expected %zd", n, n < 0 ? strerror(errno) : "",
-		     len - 1);
-	n = pread(fd, part, sizeof(part), 1LL << 40);
-	if (n < 0 ? errno != ESPIPE : n != 0)
-		fail(t, "pread at 2^40: %zd (%s)", n, n < 0 ? strerror(errno) : "bytes");
-	n = pread(fd, part, sizeof(part), -1);
-	if (n != -1 || errno != EINVAL)
-		fail(t, "pread at -1: %zd (%s), expected EINVAL", n, n < 0 ? strerror(errno) : "");
-	n = pread(fd, part, 0, 0);
-	if (n != 0 && !(n < 0 && errno == ESPIPE))
-		fail(t, "read of 0 bytes: %zd", n);
-	n = pread(fd, F.guard + F.page, 16, 0);
-	if (n != -1 || (errno != EFAULT && errno != ESPIPE))
-		fail(t, "read into an unwritable buffer: %zd (%s), expected EFAULT", n,
-		     n < 0 ? strerror(errno) : "");
+	/* into an unwritable buffer, on a third: nothing is copied, EFAULT */
+	n = open_target(t, O_RDONLY);
+	if (n >= 0) {
+		int fd3 = n;
+
+		n = read(fd3, F.guard + F.page, 16);
+		if (n != -1 || errno != EFAULT)
+			fail(t, "read into an unwritable buffer: %zd (%s), expected EFAULT", n,
+			     n < 0 ? strerror(errno) : "");
+		close(fd3);
+	}
+	/*
+	 * pread() on the first, which has read the whole file once: seq_files
+	 * and bool attributes take it, the simple_attr files are non-seekable.
+	 */
+	want = no_pread(t) ? -ESPIPE : len - 1;
+	r = do_pread(fd, part, sizeof(part), 1);
+	if (r != want || (r > 0 && memcmp(whole + 1, part, r)))
+		fail(t, "pread at 1: %ld (%s), expected %ld", r, r < 0 ? strerror(-r) : "bytes",
+		     want);
+	want = no_pread(t) ? -ESPIPE : 0;
+	r = do_pread(fd, part, sizeof(part), 1LL << 40);
+	if (r != want)
+		fail(t, "pread at 2^40: %ld (%s), expected %ld", r, r < 0 ? strerror(-r) : "bytes",
+		     want);
+	r = do_pread(fd, part, sizeof(part), -1);
+	if (r != -EINVAL)
+		fail(t, "pread at -1: %ld, expected EINVAL", r);
+	r = do_pread(fd, part, 0, 0);
+	if (r != want)
+		fail(t, "pread of 0 bytes: %ld, expected %ld", r, want);
+	want = no_pread(t) ? -ESPIPE : -EFAULT;
+	r = do_pread(fd, F.guard + F.page, 16, 0);
+	if (r != want)
+		fail(t, "pread into an unwritable buffer: %ld, expected %ld", r, want);
 	close(fd);
 }
 
 static int all_keys(bool on);
 
-/*
- * "all" formats the count afresh on every read(), so a reader that takes it
- * in two read() calls while the count changes joins the head of one number
- * to the tail of the other: with 57 sites, "0" then "7\n" of "57\n" reads 7,
- * a count that never was.  (seq_file and simple_attr files keep what the
- * first read() formatted.)  Read one byte, switch every key, read the rest.
- */
-static void torn_read(struct target *t)
+/* What "all" reads while @on sites are enabled */
+static void all_text(char *s, size_t size, int on)
 {
-	static bool done;
-	char first[32], second[32], got[64], sh[256];
+	snprintf(s, size, "%d\n", on);
+}
+
+/*
+ * "all" read in two pieces while every key is switched in between, both ways
+ * (0 -> all, all -> 0).  @how: 'r' two read()s, 'p' two pread()s in sequence
+ * (0, then where the first ended), 'm' read(), a pread() at 0, read().
+ * Return: what the pieces joined, NUL-terminated, or NULL.
+ */
+static const char *two_pieces(struct target *t, bool from, char how, char *got, size_t size)
+{
+	char c;
 	ssize_t n1, n2;
+	int fd;
+
+	all_keys(from);
+	fd = open(t->path, O_RDONLY);
+	if (fd < 0) {
+		fail(t, "open: %s", strerror(errno));
+		return NULL;
+	}
+	n1 = how == 'p' ? pread(fd, got, 1, 0) : read(fd, got, 1);
+	all_keys(!from);
+	if (how == 'm' && pread(fd, &c, 1, 0) != 1)
+		n1 = -1;
+	if (n1 != 1)
+		n2 = -1;
+	else if (how == 'p')
+		n2 = pread(fd, got + 1, size - 2, 1);
+	else
+		n2 = read(fd, got + 1, size - 2);
+	close(fd);
+	if (n1 != 1 || n2 < 0) {
+		fail(t, "read in pieces (%c): %zd, %zd (%s)", how, n1, n2, strerror(errno));
+		return NULL;
+	}
+	got[1 + n2] = '\0';
+	return got;
+}
+
+/*
+ * The documentation: "Both files format their value once per open file, so
+ * a value read in pieces is consistent."  A reader that needs two read()
+ * calls (or two pread()s, each where the last ended) while every key is
+ * switched in between must get the count as it was at its first read.  The
+ * kernels before the seq_files formatted the count afresh on every read():
+ * with 57 sites, "0" then "7\n" of "57\n" read 7, a count that never was.
+ * Also recorded, not failed (N_REREAD): seq_file formats the value again at
+ * a read from offset 0, after lseek(0) or by pread().
+ */
+static void read_pieces(struct target *t)
+{
+	static const char hows[] = { 'r', 'p', 'm' };
+	char first[32], second[32], got[64], sh[256], sh2[256];
+	const char *p;
+	unsigned int h;
+	ssize_t n;
 	int fd, k;
 
-	if (done || t->kind != K_ALL)
+	if (t->kind != K_ALL)
 		return;
-	done = true;
-	for (k = 0; k < 2; k++) {
-		bool from = k;		/* 0 -> all, then all -> 0 */
+	for (h = 0; h < ARRAY_SIZE(hows); h++) {
+		for (k = 0; k < 2; k++) {
+			bool from = k;		/* 0 -> all, then all -> 0 */
 
-		all_keys(from);
-		snprintf(first, sizeof(first), "%d\n", from ? F.m.nr_sites : 0);
-		snprintf(second, sizeof(second), "%d\n", from ? 0 : F.m.nr_sites);
-		fd = open(t->path, O_RDONLY);
-		if (fd < 0) {
-			fail(t, "open: %s", strerror(errno));
-			return;
+			all_text(first, sizeof(first), from ? F.m.nr_sites : 0);
+			all_text(second, sizeof(second), from ? 0 : F.m.nr_sites);
+			p = two_pieces(t, from, hows[h], got, sizeof(got));
+			if (!p)
+				continue;
+			F.pieces++;
+			if (hows[h] != 'm' && strcmp(got, first))
+				fail(t, "torn read: %s(1 byte), then every key switched, then %s "
+				     "gave %s: the count was %d, then %d", hows[h] == 'p' ?
+				     "pread" : "read", hows[h] == 'p' ? "pread at 1" : "read()",
+				     show(sh, sizeof(sh), got, strlen(got)),
+				     from ? F.m.nr_sites : 0, from ? 0 : F.m.nr_sites);
+			else if (hows[h] == 'm' && strcmp(got, first))
+				note(N_REREAD, t, "read(1 byte) of %s, every key switched, pread(fd, "
+				     "1, 0), read(): %s", show(sh, sizeof(sh), first, strlen(first)),
+				     show(sh2, sizeof(sh2), got, strlen(got)));
 		}
-		n1 = read(fd, got, 1);
-		all_keys(!from);
-		n2 = n1 == 1 ? read(fd, got + 1, sizeof(got) - 2) : -1;
-		close(fd);
-		if (n1 != 1 || n2 < 0) {
-			fail(t, "read in pieces: %zd, %zd", n1, n2);
-			continue;
-		}
-		got[1 + n2] = '\0';
-		if (strcmp(got, first) && strcmp(got, second))
-			fail(t, "torn read: read(1 byte), then every key switched, then read() "
-			     "gave %s: the count was %d, then %d, never %ld",
-			     show(sh, sizeof(sh), got, 1 + n2), from ? F.m.nr_sites : 0,
-			     from ? 0 : F.m.nr_sites, strtol(got, NULL, 10));
 	}
+
+	/* a rewind: the value again, or (as "once per open" reads) the same */
+	all_keys(false);
+	all_text(first, sizeof(first), 0);
+	all_text(second, sizeof(second), F.m.nr_sites);
+	fd = open(t->path, O_RDONLY);
+	if (fd < 0) {
+		fail(t, "open: %s", strerror(errno));
+		return;
+	}
+	n = read(fd, got, sizeof(got) - 1);
+	all_keys(true);
+	if (n != (ssize_t)strlen(first) || memcmp(got, first, n)) {
+		fail(t, "read: %zd bytes, expected %s", n, show(sh, sizeof(sh), first,
+								  strlen(first)));
+	} else if (lseek(fd, 0, SEEK_SET) != 0) {
+		fail(t, "lseek(0): %s", strerror(errno));
+	} else if ((n = read(fd, got, sizeof(got) - 1)) < 0) {
+		fail(t, "read after lseek(0): %s", strerror(errno));
+	} else {
+		F.pieces++;
+		got[n] = '\0';
+		if (strcmp(got, first) && strcmp(got, second))
+			fail(t, "read after lseek(0) gave %s, neither %d nor %d",
+			     show(sh, sizeof(sh), got, n), 0, F.m.nr_sites);
+		else if (!strcmp(got, second))
+			note(N_REREAD, t, "read %s, every key switched, lseek(0), read: %s",
+			     show(sh, sizeof(sh), first, strlen(first)),
+			     show(sh2, sizeof(sh2), got, n));
+	}
+	close(fd);
 	all_keys(false);
 }
 
@@ -1305,7 +1452,8 @@ static void one_input(struct target *t, enum class c, unsigned int iter)
 	t->tried[c]++;
 	if (c == C_READ) {
 		do_reads(t);
-		torn_read(t);
+		if (iter < C_CONCUR)
+			read_pieces(t);
 		check_after(t, iter);
 		return;
 	}
@@ -1329,23 +1477,24 @@ static void one_input(struct target *t, enum class c, unsigned int iter)
 	case C_HUGE:
 		w.len = make_input(t, c, F.huge, FF_HUGE + 1);
 		w.buf = F.huge;
-		one_write(t, fd, &w, c, 0, false);
+		one_write(t, fd, &w, c, 0, 'w');
 		break;
 	case C_BYTES:
 		w.len = make_input(t, c, s, sizeof(s));
 		for (i = 0; i < w.len; i++) {
 			struct wr b = { .buf = s + i, .len = 1, .avail = SIZE_MAX };
 
-			one_write(t, fd, &b, c, 0, false);
+			one_write(t, fd, &b, c, 0, 'w');
 		}
 		break;
-	case C_PWRITE: {
-		static const off_t offs[] = { 1, 2, 7, 8, 4096, 1 << 20, 1LL << 40,
+	case C_OFFSET: {
+		static const off_t offs[] = { 0, 1, 2, 7, 8, 4096, 1 << 20, 1LL << 40,
 					      LLONG_MAX - 1, -1, LLONG_MIN };
 
+		/* pwrite(), or lseek() and write(): only offset 0 may work */
 		w.len = make_input(t, c, s, sizeof(s));
 		w.buf = s;
-		one_write(t, fd, &w, c, offs[rnd_below(ARRAY_SIZE(offs))], true);
+		one_write(t, fd, &w, c, offs[rnd_below(ARRAY_SIZE(offs))], rnd_below(2) ? 'p' : 's');
 		break;
 	}
 	case C_WRITEV: {
@@ -1388,7 +1537,8 @@ static void one_input(struct target *t, enum class c, unsigned int iter)
 		for (i = 0; i < (size_t)nr && i <= (size_t)k && i < 3; i++) {
 			if (e[i].ret < 0)
 				break;
-			notes_for(t, &seg[i], &e[i], c);
+			if (!ours(t))
+				notes_for(t, &seg[i], &e[i]);
 			model_apply(t, &e[i]);
 		}
 		if (got >= 0)
@@ -1418,18 +1568,18 @@ static void one_input(struct target *t, enum class c, unsigned int iter)
 			w.avail = 0;
 			break;
 		}
-		one_write(t, fd, &w, c, 0, false);
+		one_write(t, fd, &w, c, 0, 'w');
 		break;
 	}
 	case C_EMPTY:
 		w.buf = s;
 		w.len = 0;
-		one_write(t, fd, &w, c, 0, false);
+		one_write(t, fd, &w, c, 0, 'w');
 		break;
 	default:
 		w.len = make_input(t, c, buf, sizeof(s));
 		w.buf = buf;
-		one_write(t, fd, &w, c, 0, false);
+		one_write(t, fd, &w, c, 0, 'w');
 		break;
 	}
 	close(fd);
@@ -1673,8 +1823,9 @@ static void *cc_reader(void *arg)
 			/*
 			 * Failing FUTEX_WAKE calls, as many as we can, for the reset
 			 * writers to race with: every call counts a hit and then an
-			 * injection, a reset in between must not leave more
-			 * injections than hits.
+			 * injection.  A reset in between may leave the injection
+			 * without its hit (documented), one per injecting thread at
+			 * most.
 			 */
 			for (k = 0; k < 256; k++)
 				futex_wake(&word);
@@ -1689,7 +1840,7 @@ static void *cc_reader(void *arg)
 			switch (t->kind) {
 			case K_KEY:
 			case K_ALL:
-				/* one read(): "all" read in pieces is torn_read()'s business */
+				/* one read(): "all" read in pieces is read_pieces()' business */
 				r = read_num_once(t->path);
 				if (r < 0 || (t->kind == K_KEY && r > 1) || r > F.m.nr_sites)
 					cc_bad(sh, "%s reads %ld", t->name, r);
@@ -1805,8 +1956,10 @@ static void concurrent(struct target **t, int nt, bool inject)
 
 	/* the state: consistent, and one the accepted writes can have left */
 	read_model(&F.m);
+	F.inject_slack = inject ? F.nproc : 0;
 	if (!check_state(t[0], -1, true, false, CNT_FREE))
 		ok = false;
+	F.inject_slack = 0;
 	for (k = 0; k < nt; k++) {
 		unsigned int j, n = sh->nvals[k] < CC_MAX_VALS ? sh->nvals[k] : CC_MAX_VALS;
 		struct target *x = t[k];
@@ -1835,14 +1988,22 @@ static void concurrent(struct target **t, int nt, bool inject)
 	if (inject && site >= 0) {
 		struct ff_site *s = &F.m.site[site];
 
-		/* probability 100, interval 1, times -1: every hit since the last reset failed */
+		/*
+		 * probability 100, interval 1, times -1: every hit since the last
+		 * reset failed.  "The counters are statistics: a failure decided
+		 * just before a reset may be counted in injected just after it":
+		 * one per injecting thread (F.nproc) at most, none on one CPU.
+		 */
 		printf("concurrent: reset against %lu injecting FUTEX_WAKE calls: wake_get_key "
 		       "hits %ld injected %ld after the last reset\n", sh->wakes, s->hits,
 		       s->injected);
-		if (s->injected > s->hits)
-			fail(t[0], "wake_get_key: injected %ld > hits %ld: a reset between a hit's "
-			     "two increments (hits, then injected) left an injection without its hit",
-			     s->injected, s->hits);
+		if (s->injected > s->hits + (long)F.nproc)
+			fail(t[0], "wake_get_key: injected %ld > hits %ld + %u: more injections "
+			     "without their hit than threads injecting", s->injected, s->hits,
+			     F.nproc);
+		else if (s->injected > s->hits)
+			note(N_RESET_RACE, t[0], "wake_get_key hits %ld injected %ld", s->hits,
+			     s->injected);
 		/* and quiet, one reset zeroes everything */
 		write_str(FF_RESET, "1");
 		read_model(&F.m);
@@ -2137,6 +2298,8 @@ static void report(double secs)
 	printf(" %8lu\n", all);
 	printf("\n%d files, %lu inputs in %.1f s%s\n", F.nr_targets, all, secs,
 	       F.timed_out ? " (time limit reached)" : "");
+	printf("pieces: %lu reads of all across a switch of every key (two read()s, two "
+	       "pread()s, read() + pread(0) + read(), a rewind)\n", F.pieces);
 
 	for (i = 0; i < NR_NOTES; i++) {
 		struct note_rec *r = &F.notes[i];
@@ -2144,11 +2307,14 @@ static void report(double secs)
 
 		if (!r->n)
 			continue;
-		printf("note%s: %s: %lu inputs\n", note_desc[i].ours ? "" : " (standard debugfs)",
-		       note_desc[i].what, r->n);
+		if (note_desc[i].whose)
+			printf("note (%s): %s: %lu times\n", note_desc[i].whose, note_desc[i].what,
+			       r->n);
+		else
+			printf("note: %s: %lu times\n", note_desc[i].what, r->n);
 		for (k = 0; k < r->nex; k++)
 			printf("    e.g. %s\n", r->ex[k]);
-		if (F.strict && note_desc[i].ours)
+		if (F.strict && !note_desc[i].whose)
 			fail(NULL, "strict: %s", note_desc[i].what);
 	}
 }
@@ -2165,7 +2331,8 @@ static void usage(const char *prog)
 		"  -p PROCS    concurrent writer processes (default 3)\n"
 		"  -w THREADS  writer threads per process (default 3)\n"
 		"  -c WRITES   writes per concurrent writer (default: INPUTS)\n"
-		"  -S          strict: behaviour beyond the documentation of our files fails\n"
+		"  -S          strict: what our files do beyond their documentation and only\n"
+		"              notes fails (their input grammar is the model: it fails anyway)\n"
 		"  -v          verbose\n", prog);
 	exit(2);
 }

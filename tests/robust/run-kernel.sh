@@ -175,7 +175,7 @@ sout=$out/stress/out/stdout
 echo
 echo "== debugfs-fuzz ($fuzz_time s with boot): $fv"
 if [ -f "$fout" ]; then
-	grep -E '^(debugfs-fuzz|concurrent|leak|kmemleak|note|FAIL|[0-9]+ files)' "$fout" | head -60 || true
+	grep -E '^(debugfs-fuzz|concurrent|pieces|leak|kmemleak|note|FAIL|[0-9]+ files)' "$fout" | head -60 || true
 	sed -n '/^inputs tried per file and class:/,/^total/p' "$fout" > "$out/fuzz-inputs.txt"
 	echo "inputs per class (per file: $out/fuzz-inputs.txt):"
 	sed -n '1p;$p' "$out/fuzz-inputs.txt" | cut -c46-
