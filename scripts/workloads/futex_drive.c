@@ -460,7 +460,7 @@ static void s_pi_kthread(void)
 
 	*f = 2;			/* kthreadd, in the initial pid namespace */
 	futex(f, FUTEX_TRYLOCK_PI | FUTEX_PRIVATE_FLAG, 0, NULL, NULL, 0);
-	*f = 2;
+	*f = 2;			/* the trylock set FUTEX_WAITERS */
 	futex(f, FUTEX_LOCK_PI | FUTEX_PRIVATE_FLAG, 0, NULL, NULL, 0);
 	munmap(f, 4096);
 }
