@@ -238,7 +238,8 @@ static int load_run_json(struct report *r, struct run *rn)
 			bool bad = false;
 
 			rn->wl[i].name = xstrdup(wn ? wn : "?");
-			rn->wl[i].exit_status = json_int(w, "exit_status", 0, INT_MIN, INT_MAX, &bad);
+			rn->wl[i].exit_status = json_int(w, "exit_status", 0, INT_MIN, INT_MAX,
+							 &bad);
 			rn->wl[i].has_status = es && es->type == JSON_NUMBER && !bad;
 		}
 		rn->nwl = wl->n;

@@ -85,7 +85,7 @@ struct tctx {
 	struct report		*r;
 	struct tep_handle	*tep;
 	const char		*path;
-	bool			swap;		/* the file's byte order is not the host's */
+	bool			swap;		/* the file's byte order is not ours */
 	int			id_inject, id_enter, id_exit, id_pexit;
 	struct field		f_type, f_pid;
 	struct field		f_site, f_err, f_op, f_caller, f_enter_id, f_exit_id, f_ret;
@@ -96,7 +96,7 @@ struct tctx {
 	int			*site_map;	/* site enum value -> report site index */
 	size_t			nsite_map;
 	struct oc_engine	*oc;
-	struct psite		*ps;		/* [report.nsites], NULL when only parsing */
+	struct psite		*ps;		/* [report.nsites], NULL for --parse */
 	unsigned long long	records, injects, lost;
 	int			bad_site;	/* first unknown enum value seen, or -1 */
 	char			*bad_name;	/* its name, if the event carries one */
@@ -738,7 +738,7 @@ struct pool {
 	size_t			*order;		/* biggest first */
 	size_t			njobs;
 	size_t			next;
-	size_t			failed;		/* first job that failed, njobs if none */
+	size_t			failed;		/* first failed job, njobs if none */
 	pthread_mutex_t		lock;
 };
 

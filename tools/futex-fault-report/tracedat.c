@@ -63,7 +63,7 @@ enum {
 #define RB_TS_MSB		(0xf8ull << 56)	/* not in an absolute time stamp */
 
 enum {
-	RB_TYPE_DATA_MAX	= 28,	/* 1..28: data, length type_len * 4; 0: length follows */
+	RB_TYPE_DATA_MAX	= 28,	/* 1..28: data of type_len * 4 bytes; 0: length next */
 	RB_TYPE_PADDING		= 29,
 	RB_TYPE_TIME_EXTEND	= 30,
 	RB_TYPE_TIME_STAMP	= 31,
@@ -78,10 +78,10 @@ struct tdat_cpu {
 	/* compressed data: the next chunk header, the end of the CPU's data */
 	const unsigned char	*next_chunk, *end;
 	uint32_t		chunks_left;
-	unsigned char		*buf;		/* a decompressed chunk, or a short page */
+	unsigned char		*buf;		/* a decompressed chunk or a short page */
 	size_t			bufcap;
 	/* the page being read */
-	const unsigned char	*data;		/* its events, NULL before the first page */
+	const unsigned char	*data;		/* its events, NULL before the first */
 	unsigned int		commit;		/* bytes of events */
 	unsigned int		off;		/* of the next event header in data */
 	unsigned long long	ts;
@@ -417,7 +417,7 @@ static int tdat_init(struct tdat *d)
 	if (!ret && !d->cpus)
 		ret = TDAT_UNSUPPORTED;		/* latency trace, no flyrecord data */
 	if (!ret && d->time_shift && d->ncpus > 1)
-		ret = TDAT_UNSUPPORTED;		/* per-CPU clock corrections: order differs */
+		ret = TDAT_UNSUPPORTED;		/* per-CPU clock corrections */
 	if (ret)
 		return ret;
 
@@ -564,7 +564,8 @@ static bool number_then(const char **p, const char *end, char after)
 
 static bool ident_char(char c)
 {
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
 }
 
 /*
@@ -682,9 +683,47 @@ static bool balanced(const char *p, const char *end)
  * (found by fuzzing: a '"', a byte that is not printable, a NUL, an
  * unclosed '[', a declaration of one word).  So what comes before the print
  * fmt is checked first to be what the kernel writes: "name:", "ID:" and
- * "format:" lines, and field lines as field_line() says.  A format that is not is left out, as one
+ * "format:" lines, and field lines as field_line() says; and the fields the
+ * print fmt reads must be among them.  A format that is not is left out, as one
  * that does not parse.
  */
+/* is name (len bytes) a field declared in the lines from text to end? */
+static bool declared(const char *text, const char *end, const char *name, size_t len)
+{
+	const char *p, *nl, *semi, *w;
+
+	for (p = text; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', end + 1 - p);
+		if (strncmp(p, "\tfield:", 7))
+			continue;
+		semi = memchr(p, ';', nl - p);
+		for (w = semi; w[-1] != ' '; w--)
+			;
+		if ((size_t)(semi - w) >= len && !memcmp(w, name, len) &&
+		    (semi - w == (long)len || w[len] == '['))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Every REC->field the print fmt reads is declared: libtraceevent 1.7.1
+ * dereferences NULL on a __print_symbolic() of a field the format lacks.
+ */
+static bool fields_declared(const char *text, const char *fmt, const char *end)
+{
+	const char *p = fmt, *q;
+
+	while ((p = memmem(p, end - p, "REC->", 5))) {
+		for (p += 5, q = p; q < end && ident_char(*q); q++)
+			;
+		if (!declared(text, fmt, p, q - p))
+			return false;
+		p = q;
+	}
+	return true;
+}
+
 static bool sane_format(const char *text, size_t size)
 {
 	const char *end = memmem(text, size, "\nprint fmt:", 11), *p, *nl;
@@ -695,7 +734,8 @@ static bool sane_format(const char *text, size_t size)
 		nl = memchr(p, '\n', end + 1 - p);
 		if (nl == p)
 			continue;
-		if (!strncmp(p, "name: ", 6) || !strncmp(p, "ID: ", 4) || !strncmp(p, "format:", 7)) {
+		if (!strncmp(p, "name: ", 6) || !strncmp(p, "ID: ", 4) ||
+		    !strncmp(p, "format:", 7)) {
 			if (memchr(p, '\0', nl - p) || memchr(p, '"', nl - p))
 				return false;
 			continue;
@@ -703,7 +743,7 @@ static bool sane_format(const char *text, size_t size)
 		if (!field_line(p, nl))
 			return false;
 	}
-	return true;
+	return fields_declared(text, end, text + size);
 }
 
 /* <systems:4> { <name> <count:4> { <size:8> <format> } } */
@@ -891,7 +931,8 @@ static int load_page(struct tdat *d, struct tdat_cpu *c, const unsigned char *p)
 		c->lost = -1;
 		if (flags & RB_MISSED_STORED) {
 			if (room - c->commit < d->long_size)
-				return corrupt(d, "CPU %d: lost-events count past the page", c->cpu);
+				return corrupt(d, "CPU %d: lost-events count past the page",
+					       c->cpu);
 			/* kbuffer_missed_events() returns an int */
 			c->lost = (int)(d->long_size == 8 ? le64(c->data + c->commit) :
 					le32(c->data + c->commit));
@@ -972,7 +1013,8 @@ static int page_record(struct tdat *d, struct tdat_cpu *c)
 			c->off += 8;
 			continue;
 		case RB_TYPE_TIME_STAMP:
-			c->ts = ((unsigned long long)a << RB_TS_SHIFT | delta) | (c->ts & RB_TS_MSB);
+			c->ts = ((unsigned long long)a << RB_TS_SHIFT | delta) |
+				(c->ts & RB_TS_MSB);
 			c->off += 8;
 			continue;
 		case 0:
@@ -987,8 +1029,8 @@ static int page_record(struct tdat *d, struct tdat_cpu *c)
 			break;
 		}
 		if (len > room - hlen)
-			return corrupt(d, "CPU %d: event of %u bytes past the page's events", c->cpu,
-				       len);
+			return corrupt(d, "CPU %d: event of %u bytes past the page's events",
+				       c->cpu, len);
 		c->ts += delta;
 		c->rec.data = e + hlen;
 		c->rec.size = len;
