@@ -158,7 +158,8 @@ static const struct {
 	[N_BOOL_SILENT] = { "a bool attribute returned success for invalid input and "
 			    "kept its value (debugfs_write_file_bool)", "standard debugfs" },
 	[N_ATTR_PREFIX] = { "a numeric attribute parsed only the first 23 bytes of a "
-			    "longer write and accepted it (simple_attr_write)", "standard debugfs" },
+			    "longer write and accepted it (simple_attr_write)",
+			    "standard debugfs" },
 	[N_ATTR_WRAP] = { "a u32/atomic_t attribute stored a truncated value "
 			  "(debugfs u32/atomic_t)", "standard debugfs" },
 	[N_SITES_OPEN] = { "the read-only sites table could be opened for writing "
@@ -1378,44 +1379,50 @@ static const char *two_pieces(struct target *t, bool from, char how, char *got, 
  * switched in between must get the count as it was at its first read.  The
  * kernels before the seq_files formatted the count afresh on every read():
  * with 57 sites, "0" then "7\n" of "57\n" read 7, a count that never was.
- * Also recorded, not failed (N_REREAD): seq_file formats the value again at
- * a read from offset 0, after lseek(0) or by pread().
+ * Recorded, not failed (N_REREAD): seq_file formats the value again at a
+ * read from offset 0, so a pread() at 0 between two read()s joins two values
+ * ('m'), and a rewind reads the current one (read_rewind()).
  */
 static void read_pieces(struct target *t)
 {
 	static const char hows[] = { 'r', 'p', 'm' };
-	char first[32], second[32], got[64], sh[256], sh2[256];
-	const char *p;
+	char first[32], got[64], sh[256], sh2[256];
 	unsigned int h;
-	ssize_t n;
-	int fd, k;
+	int k, was, then;
 
-	if (t->kind != K_ALL)
-		return;
 	for (h = 0; h < ARRAY_SIZE(hows); h++) {
 		for (k = 0; k < 2; k++) {
-			bool from = k;		/* 0 -> all, then all -> 0 */
-
-			all_text(first, sizeof(first), from ? F.m.nr_sites : 0);
-			all_text(second, sizeof(second), from ? 0 : F.m.nr_sites);
-			p = two_pieces(t, from, hows[h], got, sizeof(got));
-			if (!p)
+			/* 0 -> all, then all -> 0 */
+			was = k ? F.m.nr_sites : 0;
+			then = k ? 0 : F.m.nr_sites;
+			all_text(first, sizeof(first), was);
+			if (!two_pieces(t, k, hows[h], got, sizeof(got)))
 				continue;
 			F.pieces++;
-			if (hows[h] != 'm' && strcmp(got, first))
-				fail(t, "torn read: %s(1 byte), then every key switched, then %s "
-				     "gave %s: the count was %d, then %d", hows[h] == 'p' ?
-				     "pread" : "read", hows[h] == 'p' ? "pread at 1" : "read()",
-				     show(sh, sizeof(sh), got, strlen(got)),
-				     from ? F.m.nr_sites : 0, from ? 0 : F.m.nr_sites);
-			else if (hows[h] == 'm' && strcmp(got, first))
-				note(N_REREAD, t, "read(1 byte) of %s, every key switched, pread(fd, "
-				     "1, 0), read(): %s", show(sh, sizeof(sh), first, strlen(first)),
-				     show(sh2, sizeof(sh2), got, strlen(got)));
+			if (!strcmp(got, first))
+				continue;
+			show(sh, sizeof(sh), got, strlen(got));
+			if (hows[h] == 'r')
+				fail(t, "torn read: read(1 byte), every key switched, read() gave "
+				     "%s: the count was %d, then %d", sh, was, then);
+			else if (hows[h] == 'p')
+				fail(t, "torn read: pread(1 byte at 0), every key switched, pread "
+				     "at 1 gave %s: the count was %d, then %d", sh, was, then);
+			else
+				note(N_REREAD, t, "read(1 byte) of %s, every key switched, "
+				     "pread(fd, 1, 0), read(): %s",
+				     show(sh2, sizeof(sh2), first, strlen(first)), sh);
 		}
 	}
+}
 
-	/* a rewind: the value again, or (as "once per open" reads) the same */
+/* A rewind: the value as it is now, or (as "once per open" reads) as it was */
+static void read_rewind(struct target *t)
+{
+	char first[32], second[32], got[64], sh[256], sh2[256];
+	ssize_t n;
+	int fd;
+
 	all_keys(false);
 	all_text(first, sizeof(first), 0);
 	all_text(second, sizeof(second), F.m.nr_sites);
@@ -1427,23 +1434,28 @@ static void read_pieces(struct target *t)
 	n = read(fd, got, sizeof(got) - 1);
 	all_keys(true);
 	if (n != (ssize_t)strlen(first) || memcmp(got, first, n)) {
-		fail(t, "read: %zd bytes, expected %s", n, show(sh, sizeof(sh), first,
-								  strlen(first)));
-	} else if (lseek(fd, 0, SEEK_SET) != 0) {
-		fail(t, "lseek(0): %s", strerror(errno));
-	} else if ((n = read(fd, got, sizeof(got) - 1)) < 0) {
-		fail(t, "read after lseek(0): %s", strerror(errno));
-	} else {
-		F.pieces++;
-		got[n] = '\0';
-		if (strcmp(got, first) && strcmp(got, second))
-			fail(t, "read after lseek(0) gave %s, neither %d nor %d",
-			     show(sh, sizeof(sh), got, n), 0, F.m.nr_sites);
-		else if (!strcmp(got, second))
-			note(N_REREAD, t, "read %s, every key switched, lseek(0), read: %s",
-			     show(sh, sizeof(sh), first, strlen(first)),
-			     show(sh2, sizeof(sh2), got, n));
+		fail(t, "read: %zd bytes, expected %s", n,
+		     show(sh, sizeof(sh), first, strlen(first)));
+		goto out;
 	}
+	if (lseek(fd, 0, SEEK_SET) != 0) {
+		fail(t, "lseek(0): %s", strerror(errno));
+		goto out;
+	}
+	n = read(fd, got, sizeof(got) - 1);
+	if (n < 0) {
+		fail(t, "read after lseek(0): %s", strerror(errno));
+		goto out;
+	}
+	F.pieces++;
+	got[n] = '\0';
+	if (strcmp(got, first) && strcmp(got, second))
+		fail(t, "read after lseek(0) gave %s, neither %d nor %d",
+		     show(sh, sizeof(sh), got, n), 0, F.m.nr_sites);
+	else if (!strcmp(got, second))
+		note(N_REREAD, t, "read %s, every key switched, lseek(0), read: %s",
+		     show(sh, sizeof(sh), first, strlen(first)), show(sh2, sizeof(sh2), got, n));
+out:
 	close(fd);
 	all_keys(false);
 }
@@ -1460,8 +1472,10 @@ static void one_input(struct target *t, enum class c, unsigned int iter)
 	t->tried[c]++;
 	if (c == C_READ) {
 		do_reads(t);
-		if (iter < C_CONCUR)
+		if (t->kind == K_ALL && iter < C_CONCUR) {
 			read_pieces(t);
+			read_rewind(t);
+		}
 		check_after(t, iter);
 		return;
 	}
@@ -1498,11 +1512,13 @@ static void one_input(struct target *t, enum class c, unsigned int iter)
 	case C_OFFSET: {
 		static const off_t offs[] = { 0, 1, 2, 7, 8, 4096, 1 << 20, 1LL << 40,
 					      LLONG_MAX - 1, -1, LLONG_MIN };
+		off_t off;
 
 		/* pwrite(), or lseek() and write(): only offset 0 may work */
 		w.len = make_input(t, c, s, sizeof(s));
 		w.buf = s;
-		one_write(t, fd, &w, c, offs[rnd_below(ARRAY_SIZE(offs))], rnd_below(2) ? 'p' : 's');
+		off = offs[rnd_below(ARRAY_SIZE(offs))];
+		one_write(t, fd, &w, c, off, rnd_below(2) ? 'p' : 's');
 		break;
 	}
 	case C_WRITEV: {

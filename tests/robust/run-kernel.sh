@@ -12,7 +12,7 @@
 # Builds both programs into $FF_ROBUST_OUT/bin, prints the figures and a
 # PASS/FAIL line; exit status 0 only if both passed.
 #
-# About 3 minutes with the defaults under TCG.  Environment (defaults):
+# About 3-4 minutes with the defaults under TCG.  Environment (defaults):
 #   FF_OBJ              kernel build to boot (build/obj; build/obj-debug for lockdep...)
 #   FF_ROBUST_SECS      stress-flip duration, seconds (60)
 #   FF_ROBUST_INPUTS    debugfs-fuzz inputs per file (160)
