@@ -196,6 +196,100 @@ rm -rf "$work/nosrc"
 		ok "missing source tree: error names the file, no report" ||
 		not_ok "missing source tree: $(head -c 200 "$work/bad-err")"; }
 
+# ------------------------------------------------------------ findings
+#
+# Kernel reports put into a copy of the fixture's logs.  The texts are real,
+# captured from our guests on 2026-12-03: splat-soft-lockup.txt is the dmesg of
+# build/robust/obj-debug-20261203-092635/stress/out (lines 241-288, a debug
+# kernel's soft lockup at boot), splat-int3.txt the console of
+# build/robust/run-stress-smp2-s4 (lines 12-51: the int3 oops in
+# futex_unlock_pi and the panic after it, \r line ends kept).
+
+check_findings='
+import json, sys
+rep = json.load(open(sys.argv[1]))
+f = rep["findings"]
+problems = eval("(" + sys.argv[2] + ")", {"f": f, "rep": rep})
+if problems:
+    print(json.dumps(problems)[:600])
+    sys.exit(1)
+print("%d finding(s)%s" % (len(f), (": " + f[-1]["title"]) if f else ""))
+'
+
+# findings WHAT EXPR: report on $bad; EXPR (Python, f = report.json's findings) is
+# [] when they are right
+findings()
+{
+	local what=$1 want=$2 out=$work/findings-out msg
+	rm -rf "$out"
+	if ! report -q -o "$out" "$bad" 2>"$work/findings-err"; then
+		not_ok "findings, $what: report failed: $(head -c 300 "$work/findings-err")"
+		return
+	fi
+	if msg=$(python3 -c "$check_findings" "$out/report.json" "$want" 2>&1); then
+		ok "findings, $what: $msg"
+	else
+		not_ok "findings, $what: $msg"
+	fi
+}
+
+# page_shows WHAT RUN SITE TITLE CLEAN: the row of the run, linked to its site,
+# the title, the stack HTML-escaped, baseline clean yes/no
+page_shows()
+{
+	local what=$1 run=$2 site=$3 title=$4 clean=$5 idx=$work/findings-out/index.html
+	if grep -qF "<tr id=\"finding-$run\" data-finding=\"$run\"><td><a href=\"#site-$site\">$site</a>" "$idx" &&
+	   grep -qF "<summary class=\"title\">$title</summary>" "$idx" &&
+	   grep -qF "&lt;/TASK&gt;" "$idx" &&
+	   grep -q "baseline-clean\">$clean" "$idx"; then
+		ok "findings, $what: index.html shows the row, title, stack, baseline clean $clean"
+	else
+		not_ok "findings, $what: index.html lacks the finding of $run"
+	fi
+}
+
+fresh
+findings "the fixture as recorded" '[] if f == [] and rep["baseline_reports"] == [] else f'
+grep -qF 'No kernel report in <span data-k="runs_scanned">5</span> runs' "$work/findings-out/index.html" &&
+	ok "findings: index.html says no kernel report in 5 runs" ||
+	not_ok "findings: index.html lacks the no-report line"
+
+lockup='watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [swapper/0:1]'
+fresh
+cat "$here/splat-soft-lockup.txt" >> "$bad/runs/wait_get_value/dmesg.txt"
+findings "soft lockup in wait_get_value's dmesg" "
+[] if len(f) == 1 and f[0]['run'] == 'wait_get_value' and f[0]['sites'] == ['wait_get_value']
+  and f[0]['status'] == 'ok' and f[0]['title'] == '$lockup' and f[0]['source'] == 'dmesg.txt'
+  and f[0]['stack'][0] == f[0]['title'] and len(f[0]['stack']) == 48
+  and f[0]['stack'][21] == ' acpi_ps_parse_aml+0x95/0x36f' and f[0]['stack'][-1] == ' </TASK>'
+  and f[0]['workloads'] == ['ffdrive'] and f[0]['baseline_clean'] is True
+  and f[0]['baseline_same_title'] is False else f"
+page_shows "soft lockup" wait_get_value wait_get_value "$lockup" yes
+
+# the same report in the baseline: not clean, same title (numbers masked)
+sed 's/stuck for 22s/stuck for 23s/' "$here/splat-soft-lockup.txt" >> "$bad/runs/baseline/dmesg.txt"
+findings "the same soft lockup in the baseline too" "
+[] if len(f) == 2 and f[0]['run'] == 'baseline' and f[0]['baseline_clean'] is False
+  and f[1]['run'] == 'wait_get_value' and f[1]['title'] == '$lockup'
+  and f[1]['baseline_clean'] is False and f[1]['baseline_same_title'] is True
+  and rep['baseline_reports'] == ['$lockup'.replace('22s', '23s')] else f"
+page_shows "soft lockup in the baseline too" wait_get_value wait_get_value "$lockup" no
+
+# a crashed run with only its console: the oops up to its end trace, the panic after it
+fresh
+d=$bad/runs/wake_op_atomic
+sed -i 's/"status": "ok"/"status": "crash"/' "$d/run.json"
+rm "$d/dmesg.txt"
+cp "$here/splat-int3.txt" "$d/console.txt"
+findings "int3 oops on a crashed run's console" "
+[] if len(f) == 1 and f[0]['run'] == 'wake_op_atomic' and f[0]['status'] == 'crash'
+  and f[0]['sites'] == ['wake_op_atomic'] and f[0]['title'] == 'int3: 0000 [#1] SMP'
+  and f[0]['source'] == 'console.txt' and f[0]['stack'][2] == 'RIP: 0010:futex_unlock_pi+0x58/0x5d8'
+  and f[0]['stack'][-1] == '---[ end trace 0000000000000000 ]---'
+  and f[0]['other_reports'] == ['Kernel panic - not syncing: Fatal exception in interrupt']
+  and f[0]['baseline_clean'] is True else f"
+page_shows "int3 oops" wake_op_atomic wake_op_atomic "int3: 0000 [#1] SMP" yes
+
 # ------------------------------------------------------------ fuzz regressions
 
 # every input a fuzz target failed on (tests/report/fuzz/<target>/), and the

@@ -10,6 +10,7 @@
 
 #include "errpath.h"
 #include "ffr.h"
+#include "findings.h"
 #include "util.h"
 
 static bool ep_line(const struct srcfile *f, int ln)
@@ -201,5 +202,5 @@ int analyse(struct report *r)
 					s->run = k;
 		recovery(r, s);
 	}
-	return 0;
+	return findings_scan(r);
 }

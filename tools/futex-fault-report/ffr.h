@@ -139,6 +139,7 @@ struct report {
 	double			gcov_seconds;
 	double			total_seconds;
 	char		*tmpdir;
+	struct findings	*findings;	/* findings.c, filled by analyse() */
 };
 
 /* msg.c: print "futex-fault-report: error: <file>: <message>" to stderr; returns -1 */

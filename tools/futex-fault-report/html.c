@@ -11,6 +11,7 @@
 
 #include "errpath.h"
 #include "ffr.h"
+#include "findings.h"
 #include "util.h"
 
 #define MAX_LINE_SITES	64
@@ -40,7 +41,9 @@ static const char css[] =
 "tr:target td{outline:2px solid #4a90d9}\n"
 "td.ln a{color:#888}td.sites a{margin-right:.4em}\n"
 ".flag{background:#333;color:#fff;border-radius:3px;padding:0 .3em;margin-right:.3em}\n"
-".legend span{display:inline-block;padding:0 .5em;margin-right:.5em;border-radius:3px}\n";
+".legend span{display:inline-block;padding:0 .5em;margin-right:.5em;border-radius:3px}\n"
+"details pre{font:12px/1.3 ui-monospace,monospace;background:#f6f6f6;padding:.4em;margin:.3em 0;white-space:pre-wrap}\n"
+"summary{cursor:pointer}\n";
 
 static const char sort_js[] =
 "<script>\n"
@@ -152,6 +155,97 @@ static void site_row(struct report *r, FILE *f, struct site *s)
 	fputs("</td></tr>\n", f);
 }
 
+/* "Kernel reports (findings)": one row a run, its report's stack in a <details> */
+static void findings_section(struct report *r, FILE *f)
+{
+	struct findings *fs = r->findings;
+	size_t i, k;
+
+	fputs("<h2 id=\"findings\">Kernel reports (findings)</h2>\n", f);
+	if (!fs || !fs->n) {
+		fputs("<p class=\"ok\">No kernel report in ", f);
+		num(f, "runs_scanned", r->nruns);
+		fputs(" runs (none crashed or hung; no WARNING, BUG, oops, lockdep, kmemleak report in their logs). Findings: <span data-k=\"findings\">0</span>.</p>\n",
+		      f);
+		return;
+	}
+	fputs("<p>Runs that crashed or hung, or whose kernel log holds a kernel report: ", f);
+	num(f, "findings", fs->n);
+	fputs(" of ", f);
+	num(f, "runs_scanned", r->nruns);
+	fputs(" runs. <i>baseline clean</i>: the baseline run (the same workloads, no injection) has no kernel report in its logs",
+	      f);
+	if (fs->nbase) {
+		fputs("; it has: ", f);
+		for (i = 0; i < fs->nbase; i++) {
+			fputs(i ? "; <code>" : "<code>", f);
+			html_escape(f, fs->base[i].title);
+			fputs("</code>", f);
+		}
+	}
+	fputs(".</p>\n<table class=\"sortable\" id=\"findings-table\"><thead><tr><th>site</th><th>run</th><th>status</th><th>report</th><th>baseline clean</th></tr></thead><tbody>\n",
+	      f);
+	for (i = 0; i < fs->n; i++) {
+		struct finding *fd = &fs->f[i];
+		struct run *rn = &r->runs[fd->run];
+		struct kreport *kr = &fd->reps[0];
+
+		fputs("<tr id=\"finding-", f);
+		html_escape(f, rn->name);
+		fputs("\" data-finding=\"", f);
+		html_escape(f, rn->name);
+		fputs("\"><td>", f);
+		for (k = 0; k < rn->nenabled; k++) {
+			fputs(k ? ", <a href=\"#site-" : "<a href=\"#site-", f);
+			html_escape(f, rn->enabled[k]);
+			fputs("\">", f);
+			html_escape(f, rn->enabled[k]);
+			fputs("</a>", f);
+		}
+		if (!rn->nenabled)
+			fputs("(none)", f);
+		fputs("</td><td>", f);
+		html_escape(f, rn->name);
+		for (k = 0; k < rn->nwl; k++) {
+			fputs(k ? ", " : "<br><small>", f);
+			html_escape(f, rn->wl[k].name);
+		}
+		if (rn->nwl)
+			fputs("</small>", f);
+		fprintf(f, "</td><td class=\"%s\">", strcmp(rn->status, "ok") ? "bad" : "ok");
+		html_escape(f, rn->status);
+		fputs("</td><td><details><summary class=\"title\">", f);
+		html_escape(f, kr->title);
+		fputs("</summary><pre class=\"stack\">", f);
+		for (k = 0; k < kr->nlines; k++) {
+			html_escape(f, kr->lines[k]);
+			fputs("\n", f);
+		}
+		fputs("</pre><small>from ", f);
+		html_escape(f, rn->name);
+		fputs("/", f);
+		html_escape(f, fd->source);
+		if (fd->health) {
+			fputs("; run.json health: ", f);
+			html_escape(f, fd->health);
+		}
+		fputs("</small>", f);
+		if (fd->nreps > 1) {
+			fputs("<br><small>further reports in this run:</small><ul>", f);
+			for (k = 1; k < fd->nreps; k++) {
+				fputs("<li><code>", f);
+				html_escape(f, fd->reps[k].title);
+				fputs("</code></li>", f);
+			}
+			fputs("</ul>", f);
+		}
+		fprintf(f, "</details></td><td class=\"%s baseline-clean\">%s%s</td></tr>\n",
+			fd->baseline_clean ? "ok" : "bad", fd->baseline_clean ? "yes" : "no",
+			fd->baseline_same ? " (same report)" : "");
+	}
+	fputs("</tbody></table>\n", f);
+}
+
 static int write_index(struct report *r, const char *path)
 {
 	unsigned long long oc[OC_NR];
@@ -198,6 +292,7 @@ static int write_index(struct report *r, const char *path)
 		num(f, key, oc[o]);
 	}
 	fputs("</div>\n</div>\n", f);
+	findings_section(r, f);
 
 	fputs("<h2>Sites</h2>\n<p>Click a heading to sort. <i>recovered</i>: the system call then succeeded; <i>error</i>: it returned an error to user space; <i>exit</i>: raised in exit or outside a system call (robust-list walk); <i>noreturn</i>: the call never returned; <i>rec. lines</i>: lines that ran in the site's run and not in the baseline.</p>\n",
 	      f);

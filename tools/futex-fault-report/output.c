@@ -9,6 +9,7 @@
 
 #include "errpath.h"
 #include "ffr.h"
+#include "findings.h"
 #include "util.h"
 
 static int close_checked(FILE *f, const char *path)
@@ -118,6 +119,70 @@ static void write_site(struct report *r, FILE *f, struct site *s, bool last)
 	fprintf(f, "%s]\n      }\n    }%s\n", s->nrec ? "\n        " : "", last ? "" : ",");
 }
 
+static void json_strings(FILE *f, char *const *v, size_t n, const char *sep)
+{
+	size_t i;
+
+	fputs("[", f);
+	for (i = 0; i < n; i++) {
+		fputs(i ? sep : "", f);
+		json_string(f, v[i]);
+	}
+	fputs("]", f);
+}
+
+/* "findings": one object a run, README.md "report.json" */
+static void write_findings(struct report *r, FILE *f)
+{
+	struct findings *fs = r->findings;
+	size_t i, k;
+
+	fputs("  \"findings\": [", f);
+	for (i = 0; fs && i < fs->n; i++) {
+		struct finding *fd = &fs->f[i];
+		struct run *rn = &r->runs[fd->run];
+		struct kreport *kr = &fd->reps[0];
+
+		fputs(i ? ",\n    { \"run\": " : "\n    { \"run\": ", f);
+		json_string(f, rn->name);
+		fputs(", \"sites\": ", f);
+		json_strings(f, rn->enabled, rn->nenabled, ", ");
+		fputs(", \"status\": ", f);
+		json_string(f, rn->status);
+		fputs(", \"health\": ", f);
+		if (fd->health)
+			json_string(f, fd->health);
+		else
+			fputs("null", f);
+		fputs(",\n      \"workloads\": [", f);
+		for (k = 0; k < rn->nwl; k++) {
+			fputs(k ? ", " : "", f);
+			json_string(f, rn->wl[k].name);
+		}
+		fputs("], \"source\": ", f);
+		json_string(f, fd->source);
+		fputs(",\n      \"title\": ", f);
+		json_string(f, kr->title);
+		fputs(",\n      \"stack\": ", f);
+		json_strings(f, kr->lines, kr->nlines, ",\n        ");
+		fputs(",\n      \"other_reports\": [", f);
+		for (k = 1; k < fd->nreps; k++) {
+			fputs(k > 1 ? ", " : "", f);
+			json_string(f, fd->reps[k].title);
+		}
+		fprintf(f, "],\n      \"baseline_clean\": %s, \"baseline_same_title\": %s }",
+			fd->baseline_clean ? "true" : "false", fd->baseline_same ? "true" : "false");
+	}
+	fputs(fs && fs->n ? "\n  ],\n" : "],\n", f);
+	fputs("  \"baseline_reports\": ", f);
+	fputs("[", f);
+	for (i = 0; fs && i < fs->nbase; i++) {
+		fputs(i ? ", " : "", f);
+		json_string(f, fs->base[i].title);
+	}
+	fputs("],\n", f);
+}
+
 int write_json(struct report *r, const char *path)
 {
 	unsigned long long oc[OC_NR];
@@ -214,6 +279,7 @@ int write_json(struct report *r, const char *path)
 		fprintf(f, "%s] }%s\n", rn->nwl ? " " : "", i + 1 < r->nruns ? "," : "");
 	}
 	fputs("  ],\n", f);
+	write_findings(r, f);
 
 	fputs("  \"sites\": [\n", f);
 	for (i = 0; i < r->nsites; i++)
@@ -320,4 +386,8 @@ void print_summary(struct report *r, FILE *f)
 	for (i = 1; i < r->nruns; i++)
 		if (strcmp(r->runs[i].status, "ok"))
 			fprintf(f, "  run %s: %s\n", r->runs[i].name, r->runs[i].status);
+	if (r->findings)
+		fprintf(f, "  findings         %zu (runs crashed, hung or with a kernel report, of %zu runs; baseline %s)\n",
+			r->findings->n, r->nruns,
+			r->findings->nbase ? "has kernel reports" : "clean");
 }
