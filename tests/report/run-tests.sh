@@ -65,16 +65,8 @@ sed -e 's/^\(not \)\{0,1\}ok [0-9]* - /&json: /' "$work/tap" | while read -r l; 
 grep -q "^not ok" "$work/tap" && not_ok "report.json checks (see above)" ||
 	ok "report.json: $(grep -c '^ok' "$work/tap") checks against the site tables, gcov and lcov"
 
-# the reporter's own trace.dat reader returns what libtracecmd returns
-for t in "$fx"/runs/*/trace.dat "$fx"/bad/no-event.dat; do
-	if out=$("$here/trace_diff" "$t" 2>&1); then
-		ok "tracedat.c = libtracecmd: ${out#$fx/}"
-	else
-		not_ok "tracedat.c = libtracecmd: $out"
-	fi
-done
-# and the report does not depend on the reader or on the number of threads
-for a in -j1 -j3 --libtracecmd; do
+# the report does not depend on the number of threads
+for a in -j1 -j3; do
 	report -q $a -o "$work/report$a" "$fx" 2>/dev/null
 	cmp -s "$work/report/report.json" "$work/report$a/report.json" &&
 		ok "report.json with $a is the same" || not_ok "report.json with $a differs"
@@ -312,7 +304,9 @@ for d in "$here"/fuzz/*/; do
 	set -- "$d"*
 	[ -e "$1" ] && fuzz_run "$(basename "$d")" "regression inputs" "$@"
 done
-fuzz_run fuzz_trace "the fixture's traces" "$fx"/runs/*/trace.dat "$fx"/bad/*.dat
+mkdir -p "$work/records"
+FFR_FUZZ_FIXTURE=$fx FFR_FUZZ_DUMP=$work/records "$tool/fuzz/build/fuzz_trace.regress" >/dev/null 2>&1
+fuzz_run fuzz_trace "the fixture's records" "$work"/records/*
 fuzz_run fuzz_report_json "the fixture's report.json" "$work/report/report.json"
 
 # ------------------------------------------------------------ the plugin

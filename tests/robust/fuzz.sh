@@ -51,23 +51,19 @@ seeds()
 	echo "$out/$1/seeds"
 }
 
-# trace.dat: the fixture's (2 CPUs, zstd), uncompressed copies, and the
-# smallest of the campaign's (1 CPU)
+# the records of each fixture trace, and of the smallest of the campaign's
+# traces (1 CPU), as fuzz_trace takes them
 s=$(seeds fuzz_trace)
-for t in "$fx"/runs/*/trace.dat "$fx"/bad/*.dat; do
-	n=$(basename "$(dirname "$t")")-$(basename "$t")
-	cp "$t" "$s/$n"
-done
-if command -v trace-cmd >/dev/null; then
-	for r in baseline wait_get_value; do
-		trace-cmd convert --compression none -i "$fx/runs/$r/trace.dat" \
-			-o "$s/$r-uncompressed.dat" >/dev/null 2>&1 || rm -f "$s/$r-uncompressed.dat"
-	done
-fi
+FFR_FUZZ_DUMP=$s "$tool/fuzz/build/fuzz_trace" >/dev/null
 if [ -d "$results/runs" ]; then
-	ls -S "$results"/runs/*/trace.dat 2>/dev/null | tail -n 2 | while read -r t; do
-		cp "$t" "$s/results-$(basename "$(dirname "$t")").dat"
-	done
+	t=$(ls -S "$results"/runs/*/trace.dat 2>/dev/null | tail -n 1)
+	if [ -n "$t" ]; then
+		rm -rf "$out/results-trace"
+		mkdir -p "$out/results-trace/runs/results"
+		cp "$t" "$out/results-trace/runs/results/trace.dat"
+		FFR_FUZZ_FIXTURE=$out/results-trace FFR_FUZZ_DUMP=$s \
+			"$tool/fuzz/build/fuzz_trace" >/dev/null 2>&1 || true
+	fi
 fi
 
 # gcov's JSON for each fixture run, as the reporter runs it; one seed the

@@ -125,7 +125,6 @@ struct report {
 	size_t		nexclude;
 	bool		quiet;
 	int		threads;	/* reading traces */
-	bool		libtracecmd;	/* read every trace with libtracecmd */
 
 	struct site	*sites;
 	size_t		nsites, capsites;
@@ -157,8 +156,7 @@ void site_count(struct kv **arr, size_t *n, size_t *cap, long key, unsigned long
 
 /* trace.c: read every run's traces (r->threads at a time), merged in run order */
 int trace_read_runs(struct report *r);
-double trace_bench(const char *path, unsigned long long *events, unsigned long long *injects,
-		   bool libtracecmd);
+double trace_bench(const char *path, unsigned long long *events, unsigned long long *injects);
 
 /* gcov.c */
 int cov_load(struct report *r);

@@ -41,7 +41,6 @@ static void usage(FILE *f)
 	      "                       default: fault.c, the injection code itself;\n"
 	      "                       --exclude '' keeps every file\n"
 	      "  -j, --jobs N         read N traces at a time (default: the online CPUs)\n"
-	      "      --libtracecmd    read every trace with libtracecmd (slower; to compare)\n"
 	      "  -q, --quiet          no summary on stdout\n"
 	      "      --parse          only parse the traces given, print record counts and rate\n"
 	      "  -h, --help           this text\n", f);
@@ -481,13 +480,13 @@ out:
 	return ret;
 }
 
-static int parse_only(int argc, char **argv, bool libtracecmd)
+static int parse_only(int argc, char **argv)
 {
 	unsigned long long events, injects;
 	int i;
 
 	for (i = 0; i < argc; i++) {
-		double s = trace_bench(argv[i], &events, &injects, libtracecmd);
+		double s = trace_bench(argv[i], &events, &injects);
 
 		if (s < 0)
 			return 1;
@@ -506,7 +505,6 @@ int main(int argc, char **argv)
 		{ "gcov", required_argument, NULL, 'g' },
 		{ "exclude", required_argument, NULL, 'x' },
 		{ "jobs", required_argument, NULL, 'j' },
-		{ "libtracecmd", no_argument, NULL, 'L' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "parse", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
@@ -548,9 +546,6 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'L':
-			r.libtracecmd = true;
-			break;
 		case 'q':
 			r.quiet = true;
 			break;
@@ -570,7 +565,7 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
-		return parse_only(argc - optind, argv + optind, r.libtracecmd);
+		return parse_only(argc - optind, argv + optind);
 	}
 	if (optind + 1 != argc) {
 		usage(stderr);

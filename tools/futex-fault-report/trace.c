@@ -9,9 +9,10 @@
  * traces by name), so the report does not depend on the number of threads
  * or on which finished first.
  *
- * Version 7 traces (what trace-cmd 3.x writes) are read by tracedat.c;
- * others, and all with --libtracecmd, by libtracecmd, compressed ones
- * after "trace-cmd convert".
+ * Every trace is read by libtracecmd, a compressed one after "trace-cmd
+ * convert" has made an uncompressed copy of it.  Command names and callers'
+ * symbols come from the trace's own saved command lines and kallsyms,
+ * through the trace's tep handle.
  *
  * The per-record path does no lookup by name: event ids and field offsets
  * are resolved once per trace, a record of another event costs one
@@ -35,7 +36,6 @@
 
 #include "ffr.h"
 #include "fmtsym.h"
-#include "tracedat.h"
 #include "util.h"
 
 /* PID_MAX_LIMIT on 64-bit: a larger pid is a corrupt record */
@@ -44,8 +44,12 @@
 /* x86_64 exit and exit_group: after them a task never returns to user space */
 static const long exit_nrs[] = { 60, 231, -1 };
 
-/* the event systems the reporter reads */
-static const char *const systems[] = { "futex_fault", "raw_syscalls", "sched", NULL };
+/*
+ * libtraceevent's format parser keeps its state in globals: every call that
+ * parses (tracecmd_open() reads the event formats) holds this lock when
+ * traces are read by several threads.
+ */
+static pthread_mutex_t parse_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct field {
 	unsigned int	offset;
@@ -101,6 +105,7 @@ struct tctx {
 	int			bad_site;	/* first unknown enum value seen, or -1 */
 	char			*bad_name;	/* its name, if the event carries one */
 	bool			short_record;	/* a record smaller than its format */
+	bool			stopped;	/* at a bad record: skip the rest */
 	long long		bad_pid;	/* a pid out of range, 0 if none */
 };
 
@@ -324,16 +329,21 @@ static int handle_record(struct tctx *t, const unsigned char *data, unsigned int
 	return 0;
 }
 
-static int tdat_record(void *ctx, const struct tdat_rec *rec)
-{
-	return handle_record(ctx, rec->data, rec->size, rec->missed);
-}
-
+/*
+ * After a bad record the rest are skipped rather than the iteration stopped:
+ * libtracecmd 1.3 stopped by its callback complains on stderr about
+ * "freeing record when it is locked!".
+ */
 static int tracecmd_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *ctx)
 {
+	struct tctx *t = ctx;
+
 	(void)h;
 	(void)cpu;
-	return handle_record(ctx, rec->data, rec->size > 0 ? rec->size : 0, rec->missed_events);
+	if (!t->stopped &&
+	    handle_record(t, rec->data, rec->size > 0 ? rec->size : 0, rec->missed_events) < 0)
+		t->stopped = true;
+	return 0;
 }
 
 static int event_id(struct tctx *t, const char *sys, const char *name, bool required)
@@ -431,7 +441,7 @@ static int setup(struct tctx *t)
 }
 
 /* after the records: a bad site, a short record, or corrupt data */
-static int check_records(struct tctx *t, int ret, bool reported)
+static int check_records(struct tctx *t, int ret)
 {
 	if (t->bad_site >= 0 && t->bad_name)
 		return ffr_error(t->path, "futex_fault_inject names site '%s' (value %d), which is not in the baseline's sites.txt: trace and site table from different kernels?",
@@ -443,30 +453,14 @@ static int check_records(struct tctx *t, int ret, bool reported)
 		return ffr_error(t->path, "a record is shorter than its event's format (corrupt?)");
 	if (t->bad_pid)
 		return ffr_error(t->path, "a record with pid %lld (corrupt?)", t->bad_pid);
-	if (ret < 0 && !reported)
+	if (ret < 0)
 		return ffr_error(t->path, "error while reading the records (truncated or corrupt?)");
-	return ret < 0 ? -1 : 0;
+	return 0;
 }
 
 /* ------------------------------------------------------------ symbols */
 
-/*
- * Callers are named from kallsyms.  Every trace of a campaign carries the
- * same kallsyms, so it is parsed once, into a tep handle of its own shared
- * by the threads (lookups under a lock: the first builds the function map),
- * not once per trace as libtracecmd does.
- */
-struct ksyms {
-	struct ksyms		*next;
-	char			*text;		/* the section as stored */
-	size_t			len;
-	struct tep_handle	*tep;
-};
-
-static struct ksyms *ksyms_cache;
-static pthread_mutex_t ksyms_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* "function+0xoffset", or NULL */
+/* "function+0xoffset" from the trace's kallsyms, or NULL */
 static char *tep_symbol(struct tep_handle *tep, unsigned long long addr)
 {
 	const char *fn = tep_find_function(tep, addr);
@@ -477,71 +471,10 @@ static char *tep_symbol(struct tep_handle *tep, unsigned long long addr)
 }
 
 /*
- * The symbol for addr from d's kallsyms.  The cache is keyed by the
- * section as stored in the file, so a hit costs no decompression.
- * Return: 0 (*sym NULL if not found), or -1 on a corrupt section.
- */
-static int ksyms_symbol(struct tdat *d, unsigned long long addr, char **sym)
-{
-	const void *raw;
-	struct ksyms *k;
-	size_t len;
-	int err = 0;
-
-	*sym = NULL;
-	raw = tdat_kallsyms_raw(d, &len);
-	if (!raw)
-		return 0;
-	pthread_mutex_lock(&ksyms_lock);
-	for (k = ksyms_cache; k; k = k->next)
-		if (k->len == len && !memcmp(k->text, raw, len))
-			break;
-	if (!k) {
-		char *text = tdat_kallsyms(d, NULL, &err);
-
-		if (err)
-			goto out;
-		k = xcalloc(1, sizeof(*k));
-		k->text = xmalloc(len);
-		memcpy(k->text, raw, len);
-		k->len = len;
-		k->tep = tep_alloc();
-		if (k->tep && text) {
-			/* no parser of libtraceevent's is assumed reentrant */
-			tdat_parse_lock();
-			tep_parse_kallsyms(k->tep, text);
-			tdat_parse_unlock();
-		}
-		free(text);
-		k->next = ksyms_cache;
-		ksyms_cache = k;
-	}
-	if (k->tep)
-		*sym = tep_symbol(k->tep, addr);
-out:
-	pthread_mutex_unlock(&ksyms_lock);
-	return err;
-}
-
-static void ksyms_free(void)
-{
-	struct ksyms *k;
-
-	while ((k = ksyms_cache)) {
-		ksyms_cache = k->next;
-		if (k->tep)
-			tep_free(k->tep);
-		free(k->text);
-		free(k);
-	}
-}
-
-/*
  * Who faulted (pid -> comm) and where from (caller -> symbol), while the
- * trace's command lines and kallsyms are at hand: from d's kallsyms for a
- * version 7 trace, else from t->tep.
+ * trace's command lines and kallsyms are at hand in t->tep.
  */
-static int name_tasks(struct tctx *t, struct tdat *d)
+static void name_tasks(struct tctx *t)
 {
 	size_t i, k;
 
@@ -557,14 +490,9 @@ static int name_tasks(struct tctx *t, struct tdat *d)
 			ps->tasks[k].pid = ps->pids[k].key;
 			ps->tasks[k].count = ps->pids[k].count;
 		}
-		if (!ps->caller)
-			continue;
-		if (!d)
+		if (ps->caller)
 			ps->caller_sym = tep_symbol(t->tep, ps->caller);
-		else if (ksyms_symbol(d, ps->caller, &ps->caller_sym))
-			return -1;
 	}
-	return 0;
 }
 
 /* ------------------------------------------------------------ reading */
@@ -597,8 +525,7 @@ static bool compressed(const char *path)
 /*
  * libtracecmd 1.3 reads compressed traces page by page, searching a list of
  * every chunk decompressed so far; "trace-cmd convert" decompresses the
- * whole file far faster.  So (for the traces tracedat.c does not read) a
- * compressed trace is first converted to an uncompressed copy in $TMPDIR
+ * whole file far faster.  So a compressed trace is first converted to an uncompressed copy in $TMPDIR
  * (default /tmp: it can be big), when trace-cmd is there.
  */
 static char *convert(const char *path)
@@ -638,16 +565,24 @@ static char *convert(const char *path)
 	return out;
 }
 
+/* tracecmd_open() under the parse lock */
+static struct tracecmd_input *open_trace(const char *path)
+{
+	struct tracecmd_input *h;
+
+	pthread_mutex_lock(&parse_lock);
+	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	pthread_mutex_unlock(&parse_lock);
+	return h;
+}
+
 static int read_libtracecmd(struct tctx *t)
 {
 	struct tracecmd_input *h;
 	char *copy = convert(t->path);
 	int ret = -1;
 
-	/* opening parses event formats: libtraceevent's parser is not reentrant */
-	tdat_parse_lock();
-	h = tracecmd_open(copy ? copy : t->path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	tdat_parse_unlock();
+	h = open_trace(copy ? copy : t->path);
 	if (!h) {
 		ffr_error(t->path, "not a readable trace-cmd trace (truncated or corrupt?)");
 		goto out;
@@ -657,10 +592,12 @@ static int read_libtracecmd(struct tctx *t)
 		goto out_close;
 	t->oc = oc_new(exit_nrs, outcome_cb, t);
 	ret = tracecmd_iterate_events(h, NULL, 0, tracecmd_record, t);
+	if (t->stopped)
+		ret = -1;
 	oc_finish(t->oc);
-	ret = check_records(t, ret, false);
+	ret = check_records(t, ret);
 	if (!ret && t->ps)
-		ret = name_tasks(t, NULL);
+		name_tasks(t);
 out_close:
 	tracecmd_close(h);
 out:
@@ -670,29 +607,10 @@ out:
 	return ret;
 }
 
-static int read_tdat(struct tctx *t, struct tdat *d)
-{
-	int ret;
-
-	if (tdat_load_meta(d, systems))
-		return -1;
-	t->tep = d->tep;
-	if (setup(t))
-		return -1;
-	t->oc = oc_new(exit_nrs, outcome_cb, t);
-	ret = tdat_iterate(d, tdat_record, t);
-	oc_finish(t->oc);
-	ret = check_records(t, ret, !t->short_record && t->bad_site < 0 && !t->bad_pid);
-	if (!ret && t->ps)
-		ret = name_tasks(t, d);
-	return ret;
-}
-
-/* read the trace t->path, by the reader for its format */
-static int read_trace(struct tctx *t, bool libtracecmd)
+/* read the trace t->path */
+static int read_trace(struct tctx *t)
 {
 	struct stat st;
-	struct tdat d;
 	int ret;
 
 	t->bad_site = -1;
@@ -700,17 +618,7 @@ static int read_trace(struct tctx *t, bool libtracecmd)
 		return ffr_error(t->path, "%s", strerror(errno));
 	if (!S_ISREG(st.st_mode) || !st.st_size)
 		return ffr_error(t->path, "empty or not a regular file");
-	if (!libtracecmd) {
-		ret = tdat_open(&d, t->path);
-		if (ret == 0) {
-			ret = read_tdat(t, &d);
-			tdat_close(&d);
-		}
-		if (ret != TDAT_UNSUPPORTED)
-			goto out;
-	}
 	ret = read_libtracecmd(t);
-out:
 	free(t->site_map);
 	free(t->bad_name);
 	return ret;
@@ -722,7 +630,7 @@ static void run_job(struct report *r, struct trace_job *job)
 
 	ffr_msg_capture(&job->msg);
 	t.ps = xcalloc(r->nsites ? r->nsites : 1, sizeof(*t.ps));
-	job->ret = read_trace(&t, r->libtracecmd);
+	job->ret = read_trace(&t);
 	ffr_msg_capture(NULL);
 	job->sites = t.ps;
 	job->records = t.records;
@@ -864,20 +772,12 @@ static void free_job(struct report *r, struct trace_job *job)
 }
 
 /* the symbol for addr from the trace path's kallsyms, as read_trace() would */
-static char *trace_symbol(struct report *r, const char *path, unsigned long long addr)
+static char *trace_symbol(const char *path, unsigned long long addr)
 {
 	struct tracecmd_input *h;
 	char *sym = NULL;
-	struct tdat d;
 
-	if (!r->libtracecmd && tdat_open(&d, path) == 0) {
-		ksyms_symbol(&d, addr, &sym);
-		tdat_close(&d);
-		return sym;
-	}
-	tdat_parse_lock();
-	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	tdat_parse_unlock();
+	h = open_trace(path);
 	if (h) {
 		sym = tep_symbol(tracecmd_get_tep(h), addr);
 		tracecmd_close(h);
@@ -900,7 +800,7 @@ static void name_callers(struct report *r, struct trace_job *jobs, size_t njobs,
 		struct site *s = &r->sites[i];
 
 		for (k = caller_job[i] + 1; s->caller && !s->caller_sym && k < njobs; k++)
-			s->caller_sym = trace_symbol(r, jobs[k].path, s->caller);
+			s->caller_sym = trace_symbol(jobs[k].path, s->caller);
 	}
 }
 
@@ -1023,13 +923,11 @@ int trace_read_runs(struct report *r)
 		free_job(r, &jobs[i]);
 	free(jobs);
 	free(caller_job);
-	ksyms_free();
 	return ret;
 }
 
 /* parse one trace, outcomes included, without a report: for measuring */
-double trace_bench(const char *path, unsigned long long *events, unsigned long long *injects,
-		   bool libtracecmd)
+double trace_bench(const char *path, unsigned long long *events, unsigned long long *injects)
 {
 	struct report r = { 0 };
 	struct tctx t = { .r = &r, .path = path };
@@ -1037,7 +935,7 @@ double trace_bench(const char *path, unsigned long long *events, unsigned long l
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	ret = read_trace(&t, libtracecmd);
+	ret = read_trace(&t);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	if (ret)
 		return -1;

@@ -14,26 +14,25 @@
  */
 #include <sys/mman.h>
 
+#include <trace-cmd.h>
+
 #include "fuzz.h"
 
 #include "../plugin_futex_fault.c"
-#include "../tracedat.h"
 
-static struct tdat d;
+static struct tracecmd_input *handle;
 static struct tep_event *event;
 static const char *dump_dir;
 static int dumped;
 
-static int dump_record(void *ctx, const struct tdat_rec *rec)
+static int dump_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *ctx)
 {
-	unsigned short type;
 	char *path;
 
+	(void)h;
+	(void)cpu;
 	(void)ctx;
-	if (rec->size < 2)
-		return 0;
-	memcpy(&type, rec->data, 2);
-	if (type != event->id)
+	if (rec->size < 2 || tep_data_type(event->tep, rec) != event->id)
 		return 0;
 	path = xasprintf("%s/record-%d", dump_dir, dumped++);
 	fuzz_write(path, rec->data, rec->size);
@@ -46,27 +45,23 @@ static size_t page;
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *report = getenv("FFR_FUZZ_REPORT");
-	char *kallsyms;
-	int err;
-
 	(void)argc;
 	(void)argv;
 	tep_set_loglevel(TEP_LOG_NONE);
-	if (tdat_open(&d, xstrdup(fuzz_fixture("runs/wait_get_value/trace.dat"))) ||
-	    tdat_load_meta(&d, NULL))
+	/* the event format, command lines and kallsyms, as libtracecmd loads them */
+	handle = tracecmd_open(fuzz_fixture("runs/wait_get_value/trace.dat"),
+			       TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!handle)
 		abort();
-	kallsyms = tdat_kallsyms(&d, NULL, &err);
-	if (kallsyms)
-		tep_parse_kallsyms(d.tep, kallsyms);
-	free(kallsyms);
-	event = tep_find_event_by_name(d.tep, "futex_fault", "futex_fault_inject");
+	event = tep_find_event_by_name(tracecmd_get_tep(handle), "futex_fault",
+				       "futex_fault_inject");
 	if (!event)
 		abort();
 	if (report && *report)
 		opt_report->value = (char *)report;
 	dump_dir = getenv("FFR_FUZZ_DUMP");
 	if (dump_dir && *dump_dir) {
-		if (tdat_iterate(&d, dump_record, NULL))
+		if (tracecmd_iterate_events(handle, NULL, 0, dump_record, NULL) < 0)
 			abort();
 		printf("%d records in %s\n", dumped, dump_dir);
 		exit(0);

@@ -1,21 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fuzz target: a trace.dat through the reporter's trace path, as a run's
- * trace: tracedat.c (header, options, sections, zstd chunks, ring-buffer
- * pages), the event formats and command lines through libtraceevent, the
- * per-record path, the outcome engine, site mapping, comm and caller names,
- * and the merge into the report.
+ * Fuzz target: records through the reporter's per-record path of trace.c,
+ * as one run's trace: the cached field offsets, pid checks, site mapping
+ * (by the print fmt's table and by the record's own name string), the
+ * outcome engine, comm and caller naming, and the merge into the report.
  *
- * Only what tracedat.c reads: a trace it leaves to libtracecmd (version 6,
- * zlib, big-endian) is skipped, as libtracecmd is not ours to fix (nor
- * built with the sanitizers) and its fallback forks "trace-cmd convert".
- * The input is read from memory, so ASan sees a read past its end.
+ * The trace file itself is read by libtracecmd, which is not ours to fix
+ * (nor built with the sanitizers): the event formats, command lines and
+ * kallsyms come from a fixture trace opened once, and the input is the
+ * records, each a 2-byte little-endian header (bits 0-14 its size, bit 15
+ * "events were lost before it") and that many bytes, the last one cut at
+ * the input's end.  Each record is copied to a buffer of exactly its size,
+ * so ASan sees a read past its end.
  *
- * libtraceevent 1.7.1's print fmt parser dereferences NULL on some
- * malformed argument lists (README.md): tep_parse_event() is wrapped
- * (-Wl,--wrap) to pass it only the print fmts of the fixture's traces; a
- * format with another is refused as one that does not parse.  The field
- * declarations, which tracedat.c checks itself, still vary.
+ * With $FFR_FUZZ_DUMP set to a directory, it writes the records of each
+ * fixture trace there in that form (the seeds) and exits.
  */
 #include <glob.h>
 
@@ -23,69 +22,69 @@
 
 #include "../trace.c"
 
+#define REC_LOST	0x8000
+#define REC_SIZE	0x7fff
+
 static struct report r;
 static size_t caller_job[1024];
+static struct tracecmd_input *handle;
 
-static char **known;		/* print fmts seen in the fixture */
-static size_t nknown, capknown;
-static bool learning;
-
-enum tep_errno __real_tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
-				      const char *sys);
-enum tep_errno __wrap_tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
-				      const char *sys);
-
-enum tep_errno __wrap_tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
-				      const char *sys)
+static int dump_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *ctx)
 {
-	const char *fmt = memmem(buf, size, "\nprint fmt:", 11);
-	size_t len = fmt ? buf + size - fmt : 0, i;
+	unsigned char hdr[2];
+	unsigned int v;
 
-	if (!fmt)
-		return TEP_ERRNO__READ_FORMAT_FAILED;
-	for (i = 0; i < nknown; i++)
-		if (strlen(known[i]) == len && !memcmp(known[i], fmt, len))
-			return __real_tep_parse_event(tep, buf, size, sys);
-	if (!learning)
-		return TEP_ERRNO__READ_PRINT_FAILED;
-	grow(&known, &capknown, nknown + 1, sizeof(*known));
-	known[nknown++] = xstrndup(fmt, len);
-	return __real_tep_parse_event(tep, buf, size, sys);
+	(void)h;
+	(void)cpu;
+	if (rec->size <= 0 || rec->size > REC_SIZE)
+		return 0;
+	v = rec->size | (rec->missed_events ? REC_LOST : 0);
+	hdr[0] = v & 0xff;
+	hdr[1] = v >> 8;
+	if (fwrite(hdr, 1, 2, ctx) != 2 || fwrite(rec->data, 1, rec->size, ctx) != (size_t)rec->size)
+		abort();
+	return 0;
 }
 
-/* read the fixture's traces once, learning their print fmts */
-static void learn(void)
+/* each fixture trace's records, one seed per trace */
+static void dump(const char *dir)
 {
 	glob_t g;
 	size_t i;
 
 	if (glob(fuzz_fixture("runs/*/trace.dat"), 0, NULL, &g))
 		abort();
-	learning = true;
 	for (i = 0; i < g.gl_pathc; i++) {
-		struct tctx t = { .r = &r, .path = g.gl_pathv[i], .bad_site = -1 };
-		struct trace_job job = { .run = 0 };
-		struct tdat d;
+		struct tracecmd_input *h = tracecmd_open(g.gl_pathv[i], TRACECMD_FL_LOAD_NO_PLUGINS);
+		char *run = xstrdup(g.gl_pathv[i]), *slash, *path;
+		FILE *f;
 
-		t.ps = xcalloc(r.nsites, sizeof(*t.ps));
-		if (tdat_open(&d, t.path) || read_tdat(&t, &d))
+		if (!h)
 			abort();
-		tdat_close(&d);
-		free(t.site_map);
-		free(t.bad_name);
-		job.sites = t.ps;
-		sb_init(&job.msg);
-		free_job(&r, &job);
+		*strrchr(run, '/') = '\0';
+		slash = strrchr(run, '/');
+		path = xasprintf("%s/%s.rec", dir, slash ? slash + 1 : run);
+		f = fopen(path, "w");
+		if (!f || tracecmd_iterate_events(h, NULL, 0, dump_record, f) < 0 || fclose(f))
+			abort();
+		tracecmd_close(h);
+		free(path);
+		free(run);
 	}
-	learning = false;
+	printf("%zu traces' records in %s\n", g.gl_pathc, dir);
 	globfree(&g);
+	exit(0);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	const char *dump_dir = getenv("FFR_FUZZ_DUMP");
+
 	(void)argc;
 	(void)argv;
 	tep_set_loglevel(TEP_LOG_NONE);
+	if (dump_dir && *dump_dir)
+		dump(dump_dir);
 	r.runs = xcalloc(1, sizeof(*r.runs));
 	r.runs[0].name = "baseline";
 	r.runs[0].dir = "fuzz";
@@ -94,7 +93,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (sites_load(&r, fuzz_fixture("runs/baseline/sites.txt")) ||
 	    r.nsites > ARRAY_SIZE(caller_job))
 		abort();
-	learn();
+	handle = tracecmd_open(fuzz_fixture("runs/wait_get_value/trace.dat"),
+			       TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!handle)
+		abort();
 	return 0;
 }
 
@@ -127,22 +129,48 @@ static void reset_sites(void)
 	r.events = 0;
 }
 
+/* the records, as tracecmd_record() takes them: the rest skipped after a bad one */
+static int feed(struct tctx *t, const uint8_t *data, size_t size)
+{
+	size_t off = 0;
+	int ret = 0;
+
+	while (!ret && off + 2 <= size) {
+		unsigned int hdr = data[off] | data[off + 1] << 8;
+		size_t len = hdr & REC_SIZE;
+		unsigned char *rec;
+
+		off += 2;
+		if (len > size - off)
+			len = size - off;
+		rec = xmalloc(len ? len : 1);
+		memcpy(rec, data + off, len);
+		ret = handle_record(t, rec, len, hdr & REC_LOST ? 1 : 0);
+		free(rec);
+		off += len;
+	}
+	return ret;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tctx t = { .r = &r, .path = "fuzz.dat", .bad_site = -1 };
 	struct trace_job job = { .run = 0 };
 	struct strbuf msg;
-	struct ksyms *ks;
-	struct tdat d;
 	int ret;
 
 	sb_init(&msg);
 	ffr_msg_capture(&msg);
+	t.tep = tracecmd_get_tep(handle);
 	t.ps = xcalloc(r.nsites, sizeof(*t.ps));
-	ret = tdat_open_mem(&d, t.path, data, size);
-	if (ret == 0) {
-		ret = read_tdat(&t, &d);
-		tdat_close(&d);
+	ret = setup(&t);
+	if (!ret) {
+		t.oc = oc_new(exit_nrs, outcome_cb, &t);
+		ret = feed(&t, data, size);
+		oc_finish(t.oc);
+		ret = check_records(&t, ret);
+		if (!ret)
+			name_tasks(&t);
 	}
 	free(t.site_map);
 	free(t.bad_name);
@@ -155,11 +183,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sb_init(&job.msg);
 	free_job(&r, &job);
 	reset_sites();
-	/* keep the parsed kallsyms of the seeds, not those of every mutant */
-	for (ret = 0, ks = ksyms_cache; ks; ks = ks->next)
-		ret++;
-	if (ret > 4)
-		ksyms_free();
 	ffr_msg_capture(NULL);
 	sb_free(&msg);
 	return 0;
