@@ -195,7 +195,8 @@ check $(cond grep -q -i "sysrq" "$C/runs/wake_op_atomic/console.txt") "its conso
 echo "# 5. a full results file system"
 mkdir -p "$T/full"
 rm -rf "$C/runs/wake_op_atomic" "$C/runs/get_robust_list_len"
-size=$(( $(du -sk "$C" | cut -f1) + 2048 ))
+# room for the two runs to redo: uncompressed traces are a few MiB each
+size=$(( $(du -sk "$C" | cut -f1) + 32768 ))
 mount -t tmpfs -o size=${size}k futex-fault-test "$T/full"
 cp -a "$C" "$T/full/c"
 F=$T/full/c
