@@ -9,8 +9,8 @@
  * traces by name), so the report does not depend on the number of threads
  * or on which finished first.
  *
- * Every trace is read by libtracecmd, a compressed one after "trace-cmd
- * convert" has made an uncompressed copy of it.  Command names and callers'
+ * Every trace is read by libtracecmd, a compressed one in segments, each by
+ * a handle of its own (read_records()).  Command names and callers'
  * symbols come from the trace's own saved command lines and kallsyms,
  * through the trace's tep handle.
  *
@@ -21,14 +21,12 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -96,7 +94,9 @@ struct tctx {
 	struct field		f_pexit_pid;
 	/* the record sizes the fields read need */
 	unsigned int		need_common, need_inject, need_enter, need_exit, need_pexit;
-	struct tep_format_field	*f_name;	/* __string(name), newer kernels */
+	struct field		f_name;		/* __string(name), newer kernels */
+	bool			has_name;
+	bool			name_relative;	/* __rel_loc */
 	int			*site_map;	/* site enum value -> report site index */
 	size_t			nsite_map;
 	struct oc_engine	*oc;
@@ -105,7 +105,6 @@ struct tctx {
 	int			bad_site;	/* first unknown enum value seen, or -1 */
 	char			*bad_name;	/* its name, if the event carries one */
 	bool			short_record;	/* a record smaller than its format */
-	bool			stopped;	/* at a bad record: skip the rest */
 	long long		bad_pid;	/* a pid out of range, 0 if none */
 };
 
@@ -172,15 +171,15 @@ static inline long long read_field(const struct tctx *t, const unsigned char *da
 /* the event's own name string (__data_loc char[] name) */
 static const char *record_name(struct tctx *t, const unsigned char *data, unsigned int size)
 {
-	struct tep_format_field *f = t->f_name;
+	const struct field *f = &t->f_name;
 	unsigned int loc, off, len;
 
-	if (f->offset < 0 || (unsigned int)f->offset + 4 > size)
+	if (f->offset + 4 > size)
 		return NULL;
 	loc = read_raw(t, data + f->offset, 4);
 	off = loc & 0xffff;
 	len = loc >> 16;
-	if (f->flags & TEP_FIELD_IS_RELATIVE)
+	if (t->name_relative)
 		off += f->offset + f->size;
 	if (!len || off + len > size || memchr(data + off, '\0', len) == NULL)
 		return NULL;
@@ -194,7 +193,7 @@ static const char *record_name(struct tctx *t, const unsigned char *data, unsign
 static int resolve_site(struct tctx *t, const unsigned char *data, unsigned int size,
 			unsigned long long v)
 {
-	const char *name = t->f_name ? record_name(t, data, size) : NULL;
+	const char *name = t->has_name ? record_name(t, data, size) : NULL;
 	struct site *s;
 	size_t old = t->nsite_map, i;
 
@@ -329,23 +328,6 @@ static int handle_record(struct tctx *t, const unsigned char *data, unsigned int
 	return 0;
 }
 
-/*
- * After a bad record the rest are skipped rather than the iteration stopped:
- * libtracecmd 1.3 stopped by its callback complains on stderr about
- * "freeing record when it is locked!".
- */
-static int tracecmd_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *ctx)
-{
-	struct tctx *t = ctx;
-
-	(void)h;
-	(void)cpu;
-	if (!t->stopped &&
-	    handle_record(t, rec->data, rec->size > 0 ? rec->size : 0, rec->missed_events) < 0)
-		t->stopped = true;
-	return 0;
-}
-
 static int event_id(struct tctx *t, const char *sys, const char *name, bool required)
 {
 	struct tep_event *ev = tep_find_event_by_name(t->tep, sys, name);
@@ -362,14 +344,19 @@ static int event_id(struct tctx *t, const char *sys, const char *name, bool requ
 /* site enum value -> report site index, from the event's print fmt */
 static int map_sites(struct tctx *t, struct tep_event *ev)
 {
+	struct tep_format_field *name = tep_find_field(ev, "name");
 	struct symtab tab;
 	unsigned int v;
 
-	t->f_name = tep_find_field(ev, "name");
-	if (t->f_name && !(t->f_name->flags & TEP_FIELD_IS_DYNAMIC))
-		t->f_name = NULL;
+	/* a value copy: a compressed trace is read by several handles in turn */
+	if (name && (name->flags & TEP_FIELD_IS_DYNAMIC) && name->offset >= 0 && name->size >= 0) {
+		t->has_name = true;
+		t->f_name.offset = name->offset;
+		t->f_name.size = name->size;
+		t->name_relative = name->flags & TEP_FIELD_IS_RELATIVE;
+	}
 	if (symtab_from_event(ev, "site", &tab)) {
-		if (t->f_name)
+		if (t->has_name)
 			return 0;	/* names come with each record */
 		return ffr_error(t->path,
 				 "futex_fault_inject names its sites neither in its print fmt (__print_symbolic) nor in a 'name' field");
@@ -522,49 +509,6 @@ static bool compressed(const char *path)
 	return off < n && buf[off] && strcmp((char *)buf + off, "none");
 }
 
-/*
- * libtracecmd 1.3 reads compressed traces page by page, searching a list of
- * every chunk decompressed so far; "trace-cmd convert" decompresses the
- * whole file far faster.  So a compressed trace is first converted to an uncompressed copy in $TMPDIR
- * (default /tmp: it can be big), when trace-cmd is there.
- */
-static char *convert(const char *path)
-{
-	const char *dir = getenv("TMPDIR");
-	char *out;
-	pid_t pid;
-	int status, fd;
-
-	if (!compressed(path))
-		return NULL;
-	out = xasprintf("%s/futex-fault-report-trace.XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(out);
-	if (fd < 0) {
-		free(out);
-		return NULL;
-	}
-	close(fd);
-	pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		if (null >= 0) {
-			dup2(null, 1);
-			dup2(null, 2);
-		}
-		execlp("trace-cmd", "trace-cmd", "convert", "--compression", "none", "-i", path,
-		       "-o", out, (char *)NULL);
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status)) {
-		unlink(out);
-		free(out);
-		return NULL;
-	}
-	return out;
-}
-
 /* tracecmd_open() under the parse lock */
 static struct tracecmd_input *open_trace(const char *path)
 {
@@ -576,34 +520,132 @@ static struct tracecmd_input *open_trace(const char *path)
 	return h;
 }
 
+/*
+ * libtracecmd 1.3 (trace-cmd 3.1.6) keeps each chunk of a compressed trace
+ * it decompresses in a per-CPU list it never frees (free_zpage() cannot
+ * find them) and walks that whole list each time a page is released: one
+ * handle over the campaign's 43 MB trace (19 000 chunks, 190 000 pages)
+ * takes three minutes and 770 MB.  So a compressed trace is read in
+ * segments of SEGMENT bytes of ring-buffer pages, each by a new handle that
+ * tracecmd_read_at() puts on the records where the previous one stopped:
+ * the lists stay short and the memory is reused.  (Converting the trace to
+ * an uncompressed copy first writes the 777 MB out: seconds.)
+ */
+#define SEGMENT		(32ull << 20)
+
+/* more than any machine: tracecmd_read_data() says NULL past the trace's CPUs */
+#define MAX_CPUS	8192
+
+struct reader {
+	struct tctx		*t;
+	struct tracecmd_input	*h;
+	struct tep_record	**next;		/* [cpu]: its next record, NULL at its end */
+	int			ncpus;		/* CPUs with records */
+	unsigned long long	bytes;		/* read in this handle */
+};
+
+/* a new handle, on the records r->next held in the old one */
+static int next_segment(struct reader *r)
+{
+	unsigned long long *off = xcalloc(r->ncpus, sizeof(*off));
+	int cpu, c, ret = 0;
+
+	for (cpu = 0; cpu < r->ncpus; cpu++) {
+		if (r->next[cpu])
+			off[cpu] = r->next[cpu]->offset;
+		tracecmd_free_record(r->next[cpu]);
+		r->next[cpu] = NULL;
+	}
+	tracecmd_close(r->h);
+	r->h = open_trace(r->t->path);
+	if (!r->h) {
+		free(off);
+		return ffr_error(r->t->path, "cannot open it again (changed while read?)");
+	}
+	r->t->tep = tracecmd_get_tep(r->h);
+	for (cpu = 0; cpu < r->ncpus; cpu++) {
+		if (!off[cpu]) {
+			r->next[cpu] = NULL;
+			continue;
+		}
+		r->next[cpu] = tracecmd_read_at(r->h, off[cpu], &c);
+		if (!r->next[cpu] || c != cpu || r->next[cpu]->offset != off[cpu])
+			ret = ffr_error(r->t->path, "CPU %d: no record at offset %llu in a new handle",
+					cpu, off[cpu]);
+	}
+	r->bytes = 0;
+	free(off);
+	return ret;
+}
+
+/*
+ * Every record in time order, on equal time stamps the lower CPU first,
+ * as tracecmd_iterate_events() goes, into handle_record(); the first bad
+ * record stops.  Returns -1 after an error message, else 0 (the record
+ * path's own errors are in t).
+ */
+static int read_records(struct tctx *t, struct tracecmd_input **h, bool segmented)
+{
+	struct reader r = { .t = t, .h = *h };
+	struct tep_record *prev;
+	int cpu, best, ret = 0;
+
+	r.next = xcalloc(MAX_CPUS, sizeof(*r.next));
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		r.next[cpu] = tracecmd_read_data(r.h, cpu);
+		if (r.next[cpu])
+			r.ncpus = cpu + 1;
+	}
+	for (;;) {
+		best = -1;
+		for (cpu = 0; cpu < r.ncpus; cpu++)
+			if (r.next[cpu] && (best < 0 || r.next[cpu]->ts < r.next[best]->ts))
+				best = cpu;
+		if (best < 0)
+			break;
+		prev = r.next[best];
+		if (handle_record(t, prev->data, prev->size > 0 ? prev->size : 0,
+				  prev->missed_events) < 0)
+			break;
+		r.next[best] = tracecmd_read_data(r.h, best);
+		if (r.next[best])
+			r.bytes += r.next[best]->offset - prev->offset;
+		tracecmd_free_record(prev);
+		if (segmented && r.bytes > SEGMENT) {
+			ret = next_segment(&r);
+			if (ret)
+				break;
+		}
+	}
+	for (cpu = 0; cpu < r.ncpus; cpu++)
+		tracecmd_free_record(r.next[cpu]);
+	free(r.next);
+	*h = r.h;
+	return ret;
+}
+
 static int read_libtracecmd(struct tctx *t)
 {
-	struct tracecmd_input *h;
-	char *copy = convert(t->path);
+	struct tracecmd_input *h = open_trace(t->path);
 	int ret = -1;
 
-	h = open_trace(copy ? copy : t->path);
-	if (!h) {
-		ffr_error(t->path, "not a readable trace-cmd trace (truncated or corrupt?)");
-		goto out;
-	}
+	if (!h)
+		return ffr_error(t->path, "not a readable trace-cmd trace (truncated or corrupt?)");
 	t->tep = tracecmd_get_tep(h);
 	if (setup(t))
-		goto out_close;
+		goto out;
 	t->oc = oc_new(exit_nrs, outcome_cb, t);
-	ret = tracecmd_iterate_events(h, NULL, 0, tracecmd_record, t);
-	if (t->stopped)
-		ret = -1;
+	ret = read_records(t, &h, compressed(t->path));
 	oc_finish(t->oc);
-	ret = check_records(t, ret);
+	if (!h)
+		return -1;
+	if (!ret)
+		ret = check_records(t, 0);
 	if (!ret && t->ps)
 		name_tasks(t);
-out_close:
-	tracecmd_close(h);
 out:
-	if (copy)
-		unlink(copy);
-	free(copy);
+	if (h)
+		tracecmd_close(h);
 	return ret;
 }
 
