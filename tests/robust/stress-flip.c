@@ -46,6 +46,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ffio.h"
+
 #define FF_DEBUGFS	"/sys/kernel/debug"
 #define FF_KEYS		FF_DEBUGFS "/static_keys/futex_fault"
 #define FF_ATTR		FF_DEBUGFS "/fail_futex"
@@ -220,47 +222,6 @@ static void fail(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-}
-
-static ssize_t read_file(const char *path, char *buf, size_t size)
-{
-	ssize_t n, len = 0;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	while ((size_t)len < size - 1) {
-		n = read(fd, buf + len, size - 1 - len);
-		if (n < 0) {
-			len = -errno;
-			break;
-		}
-		if (!n)
-			break;
-		len += n;
-	}
-	close(fd);
-	if (len >= 0)
-		buf[len] = '\0';
-	return len;
-}
-
-static int write_str(const char *path, const char *val)
-{
-	ssize_t n;
-	int fd, ret = 0;
-
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	if (n < 0)
-		ret = -errno;
-	else if ((size_t)n != strlen(val))
-		ret = -EIO;
-	close(fd);
-	return ret;
 }
 
 /* A write the controller makes: it must succeed */
