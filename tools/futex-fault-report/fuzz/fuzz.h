@@ -8,11 +8,13 @@
 #ifndef FFR_FUZZ_H
 #define FFR_FUZZ_H
 
+#include <ftw.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../ffr.h"
@@ -34,12 +36,32 @@ static inline const char *fuzz_fixture(const char *rel)
 	return path;
 }
 
-/* a file on tmpfs (if there is one) named after the target and the process */
+static char *fuzz_scratch_path;
+
+static inline int fuzz_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static inline void fuzz_cleanup(void)
+{
+	nftw(fuzz_scratch_path, fuzz_rm, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+/*
+ * A file or directory on tmpfs (if there is one) named after the target and
+ * the process, removed at exit; one per target.
+ */
 static inline char *fuzz_scratch(const char *name)
 {
 	const char *base = access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm";
 
-	return xasprintf("%s/ffr-fuzz-%d-%s", base, (int)getpid(), name);
+	fuzz_scratch_path = xasprintf("%s/ffr-fuzz-%d-%s", base, (int)getpid(), name);
+	atexit(fuzz_cleanup);
+	return fuzz_scratch_path;
 }
 
 static inline void fuzz_write(const char *path, const void *data, size_t size)

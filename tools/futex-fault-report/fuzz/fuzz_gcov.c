@@ -39,7 +39,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		if (mkdir(jobs[i].dir, 0700) && errno != EEXIST)
 			abort();
 	}
-	free(dir);
 	return 0;
 }
 
