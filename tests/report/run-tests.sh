@@ -139,6 +139,49 @@ fresh
 rm "$bad/runs/wait_get_key/trace.dat"
 bad "missing trace.dat" "$bad/runs/wait_get_key/trace.dat"
 
+# traces whose event formats crash libtraceevent (and trace-cmd report):
+# found by fuzz_trace when it still took whole files (fuzz/README.md)
+for f in "$here"/libtraceevent-crash/*.dat; do
+	fresh
+	cp "$f" "$bad/runs/wait_get_key/trace.dat"
+	bad "libtraceevent crashes on $(basename "$f")" "$bad/runs/wait_get_key/trace.dat"
+	grep -q "crashed reading this trace (SIGSEGV)" "$work/bad-err" &&
+		ok "$(basename "$f"): the crash is reported as a corrupt trace" ||
+		not_ok "$(basename "$f"): $(head -c 300 "$work/bad-err")"
+done
+"$ffr" --parse "$here/libtraceevent-crash/print-fmt.dat" >/dev/null 2>"$work/bad-err"
+grep -qF "$here/libtraceevent-crash/print-fmt.dat: crashed reading this trace" "$work/bad-err" &&
+	ok "--parse names the trace that crashed libtraceevent" ||
+	not_ok "--parse on a crashing trace: $(head -c 300 "$work/bad-err")"
+
+# a crash or a kill leaves the previous report, and nothing else
+fresh
+cp "$here/libtraceevent-crash/print-fmt.dat" "$bad/runs/wait_get_key/trace.dat"
+rm -rf "$work/keep" "$work/scratch"
+mkdir -p "$work/keep/report" "$work/scratch"
+echo previous > "$work/keep/report/index.html"
+TMPDIR=$work/scratch report -q -o "$work/keep/report" "$bad" 2>/dev/null
+rc=$?
+[ $rc != 0 ] && [ "$(cat "$work/keep/report/index.html")" = previous ] &&
+	[ -z "$(ls "$work/scratch")" ] && [ "$(ls "$work/keep")" = report ] &&
+	ok "after a crash (exit $rc) the previous report and no scratch file are left" ||
+	not_ok "after a crash: exit $rc, left $(ls "$work/keep" "$work/scratch" | tr '\n' ' ')"
+# SIGTERM once the reporter has forked its worker
+TMPDIR=$work/scratch "$ffr" --srctree "$src" -q -o "$work/keep/report" "$fx" 2>"$work/term-err" &
+pid=$!
+for i in $(seq 100); do
+	pgrep -P $pid >/dev/null && break
+	sleep 0.01
+done
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc = 143 ] && [ "$(cat "$work/keep/report/index.html")" = previous ] &&
+	[ -z "$(ls "$work/scratch")" ] && [ "$(ls "$work/keep")" = report ] &&
+	grep -q "interrupted (SIGTERM): no report written" "$work/term-err" &&
+	ok "SIGTERM: exit 143, says so, the previous report and no scratch file are left" ||
+	not_ok "SIGTERM: exit $rc, $(head -c 200 "$work/term-err"), left $(ls "$work/keep" "$work/scratch" | tr '\n' ' ')"
+
 fresh
 cp "$fx/runs/baseline/gcov/core.gcda" "$bad/runs/wait_get_key/gcov/pi.gcda"
 bad "gcov data from another build" "$bad/runs/wait_get_key/gcov/pi.gcda"

@@ -148,6 +148,16 @@ struct strbuf;
 /* this thread's messages go to sb instead of stderr (NULL: stderr again) */
 void ffr_msg_capture(struct strbuf *sb);
 
+/*
+ * guard.c: a fatal signal while a thread reads the trace it named says
+ * which file crashed libtraceevent; ffr_supervise() forks, and cleans up
+ * after a child that was killed (see guard.c)
+ */
+void ffr_guard_file(const char *path);
+void ffr_guard_install(void);
+int ffr_supervise(const char *outdir, const char *tmpdir, bool *is_child);
+void ffr_rm_rf(const char *path);
+
 /* sites.c */
 int sites_load(struct report *r, const char *path);
 struct site *site_find(struct report *r, const char *name);

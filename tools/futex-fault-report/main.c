@@ -10,7 +10,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
@@ -368,19 +367,6 @@ static int load(struct report *r)
 
 /* ------------------------------------------------------------ output */
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void rm_rf(const char *path)
-{
-	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 static char *make_tmp(const char *base)
 {
 	char *dir = xasprintf("%s/futex-fault-report.XXXXXX", base);
@@ -450,29 +436,29 @@ static int write_report(struct report *r)
 		free(p);
 	}
 	if (ret) {
-		rm_rf(tmp);
+		ffr_rm_rf(tmp);
 		goto out;
 	}
 	ret = -1;
 	if (stat(r->outdir, &st) == 0) {
 		if (!S_ISDIR(st.st_mode)) {
 			ffr_error(r->outdir, "exists and is not a directory");
-			rm_rf(tmp);
+			ffr_rm_rf(tmp);
 			goto out;
 		}
 		if (rename(r->outdir, old)) {
 			ffr_error(r->outdir, "cannot move the old report away: %s", strerror(errno));
-			rm_rf(tmp);
+			ffr_rm_rf(tmp);
 			goto out;
 		}
 	}
 	if (rename(tmp, r->outdir)) {
 		ffr_error(r->outdir, "%s", strerror(errno));
 		rename(old, r->outdir);
-		rm_rf(tmp);
+		ffr_rm_rf(tmp);
 		goto out;
 	}
-	rm_rf(old);
+	ffr_rm_rf(old);
 	ret = 0;
 out:
 	free(tmp);
@@ -511,7 +497,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report r = { 0 };
-	bool parse = false, exclude_set = false;
+	bool parse = false, exclude_set = false, child;
 	double t0 = now(), t1;
 	char *end;
 	int c, ret = 1;
@@ -565,6 +551,7 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
+		ffr_guard_install();
 		return parse_only(argc - optind, argv + optind);
 	}
 	if (optind + 1 != argc) {
@@ -582,6 +569,11 @@ int main(int argc, char **argv)
 	r.tmpdir = scratch_dir();
 	if (!r.tmpdir)
 		return 1;
+	ret = ffr_supervise(r.outdir, r.tmpdir, &child);
+	if (!child)
+		return ret;
+	ret = 1;
+	ffr_guard_install();
 	if (load(&r))
 		goto out;
 	t1 = now();
@@ -599,6 +591,6 @@ int main(int argc, char **argv)
 	}
 	ret = 0;
 out:
-	rm_rf(r.tmpdir);
+	ffr_rm_rf(r.tmpdir);
 	return ret;
 }

@@ -672,7 +672,9 @@ static void run_job(struct report *r, struct trace_job *job)
 
 	ffr_msg_capture(&job->msg);
 	t.ps = xcalloc(r->nsites ? r->nsites : 1, sizeof(*t.ps));
+	ffr_guard_file(job->path);
 	job->ret = read_trace(&t);
+	ffr_guard_file(NULL);
 	ffr_msg_capture(NULL);
 	job->sites = t.ps;
 	job->records = t.records;
@@ -819,11 +821,13 @@ static char *trace_symbol(const char *path, unsigned long long addr)
 	struct tracecmd_input *h;
 	char *sym = NULL;
 
+	ffr_guard_file(path);
 	h = open_trace(path);
 	if (h) {
 		sym = tep_symbol(tracecmd_get_tep(h), addr);
 		tracecmd_close(h);
 	}
+	ffr_guard_file(NULL);
 	return sym;
 }
 
@@ -977,7 +981,9 @@ double trace_bench(const char *path, unsigned long long *events, unsigned long l
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &a);
+	ffr_guard_file(path);
 	ret = read_trace(&t);
+	ffr_guard_file(NULL);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	if (ret)
 		return -1;
