@@ -283,7 +283,7 @@ static int write_index(struct report *r, const char *path)
 	num(f, "error_paths.lines_never", t.ep_lines - t.ep_camp);
 	fputs("</b>only under injection: ", f);
 	num(f, "error_paths.lines_injection_only", t.ep_camp - t.ep_base);
-	fputs("</div>\n<div class=\"card\"><small>outcomes of injected faults</small>", f);
+	fputs("</div>\n<div class=\"card\"><small>outcomes of injected faults</small><br>", f);
 	for (o = 0; o < OC_NR; o++) {
 		char key[64];
 
