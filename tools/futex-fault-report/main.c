@@ -39,7 +39,8 @@ static void usage(FILE *f)
 	      "      --exclude FILE   leave FILE (a name in kernel/futex) out of the coverage;\n"
 	      "                       default: fault.c, the injection code itself;\n"
 	      "                       --exclude '' keeps every file\n"
-	      "  -j, --jobs N         read N traces at a time (default: the online CPUs)\n"
+	      "  -j, --jobs N         read N traces at a time, in N processes (default: the\n"
+	      "                       online CPUs)\n"
 	      "  -q, --quiet          no summary on stdout\n"
 	      "      --parse          only parse the traces given, print record counts and rate\n"
 	      "  -h, --help           this text\n", f);
@@ -528,7 +529,7 @@ int main(int argc, char **argv)
 		case 'j':
 			r.threads = strtol(optarg, &end, 10);
 			if (*end || r.threads < 1 || r.threads > 1024) {
-				fprintf(stderr, "futex-fault-report: -j wants a number of threads, 1 to 1024\n");
+				fprintf(stderr, "futex-fault-report: -j wants a number of processes, 1 to 1024\n");
 				return 2;
 			}
 			break;

@@ -2,12 +2,12 @@
 /*
  * Read the runs' traces and feed the outcome engine.
  *
- * Traces are read by a pool of threads (-j), one trace per thread at a
- * time, each with its own tep handle.  What a trace adds to the report is
- * kept in its struct trace_job and merged into the report by the main
- * thread in the order a single thread reads them (runs in order, a run's
- * traces by name), so the report does not depend on the number of threads
- * or on which finished first.
+ * Traces are read by -j worker processes (run_procs()), one trace per
+ * process at a time, or by this process alone with -j 1.  What a trace adds
+ * to the report is kept in its struct trace_job and merged into the report
+ * in the order a single reader reads them (runs in order, a run's traces by
+ * name), so the report does not depend on the number of workers or on
+ * which finished first.
  *
  * Every trace is read by libtracecmd, a compressed one in segments, each by
  * a handle of its own (read_records()).  Command names and callers'
@@ -22,11 +22,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,13 +45,6 @@
 
 /* x86_64 exit and exit_group: after them a task never returns to user space */
 static const long exit_nrs[] = { 60, 231, -1 };
-
-/*
- * libtraceevent's format parser keeps its state in globals: every call that
- * parses (tracecmd_open() reads the event formats) holds this lock when
- * traces are read by several threads.
- */
-static pthread_mutex_t parse_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct field {
 	unsigned int	offset;
@@ -509,15 +506,13 @@ static bool compressed(const char *path)
 	return off < n && buf[off] && strcmp((char *)buf + off, "none");
 }
 
-/* tracecmd_open() under the parse lock */
+/*
+ * One process opens one trace at a time: libtraceevent's format parser
+ * keeps its state in globals, so threads could not open traces at once.
+ */
 static struct tracecmd_input *open_trace(const char *path)
 {
-	struct tracecmd_input *h;
-
-	pthread_mutex_lock(&parse_lock);
-	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	pthread_mutex_unlock(&parse_lock);
-	return h;
+	return tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 }
 
 /*
@@ -682,40 +677,29 @@ static void run_job(struct report *r, struct trace_job *job)
 	job->lost = t.lost;
 }
 
-/* ------------------------------------------------------------ threads */
+/* ------------------------------------------------------------ the pool */
 
 struct pool {
 	struct report		*r;
 	struct trace_job	*jobs;
-	size_t			*order;		/* biggest first */
-	size_t			njobs;
-	size_t			next;
+	size_t			*order;		/* the listed jobs, biggest first */
+	size_t			nlisted;
 	size_t			failed;		/* first failed job, njobs if none */
-	pthread_mutex_t		lock;
 };
 
-static void *worker(void *arg)
+/* one process reads them all, biggest first */
+static void worker(struct pool *p)
 {
-	struct pool *p = arg;
-	size_t i;
+	size_t k, i;
 
-	for (;;) {
-		pthread_mutex_lock(&p->lock);
+	for (k = 0; k < p->nlisted; k++) {
+		i = p->order[k];
 		/* nothing after a failed trace is merged: do not read it */
-		while (p->next < p->njobs && (p->order[p->next] > p->failed ||
-					       !p->jobs[p->order[p->next]].listed))
-			p->next++;
-		i = p->next < p->njobs ? p->order[p->next++] : p->njobs;
-		pthread_mutex_unlock(&p->lock);
-		if (i == p->njobs)
-			return NULL;
+		if (i > p->failed)
+			continue;
 		run_job(p->r, &p->jobs[i]);
-		if (p->jobs[i].ret) {
-			pthread_mutex_lock(&p->lock);
-			if (i < p->failed)
-				p->failed = i;
-			pthread_mutex_unlock(&p->lock);
-		}
+		if (p->jobs[i].ret && i < p->failed)
+			p->failed = i;
 	}
 }
 
@@ -730,32 +714,33 @@ static int cmp_size(const void *a, const void *b, void *arg)
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
-static void run_pool(struct report *r, struct trace_job *jobs, size_t njobs)
+static int run_procs(struct report *r, struct trace_job *jobs, size_t njobs,
+		     const size_t *order, size_t nlisted, size_t nproc);
+
+/* read every listed trace: in this process, or in r->threads processes */
+static int run_pool(struct report *r, struct trace_job *jobs, size_t njobs)
 {
-	struct pool p = { .r = r, .jobs = jobs, .njobs = njobs, .failed = njobs };
-	pthread_t *tids;
-	size_t i, nthreads = r->threads > 0 ? (size_t)r->threads : 1, started = 0;
+	struct pool p = { .r = r, .jobs = jobs, .failed = njobs };
+	size_t i, nlisted = 0, nproc = r->threads > 0 ? (size_t)r->threads : 1;
+	int ret = 0;
 
 	p.order = xcalloc(njobs ? njobs : 1, sizeof(*p.order));
 	for (i = 0; i < njobs; i++) {
-		p.order[i] = i;
-		if (!jobs[i].listed)	/* a listing error stops there */
+		if (jobs[i].listed)
+			p.order[nlisted++] = i;
+		else	/* a listing error stops there */
 			p.failed = i < p.failed ? i : p.failed;
 	}
-	qsort_r(p.order, njobs, sizeof(*p.order), cmp_size, jobs);
-	pthread_mutex_init(&p.lock, NULL);
-	if (nthreads > njobs)
-		nthreads = njobs;
-	tids = xcalloc(nthreads ? nthreads : 1, sizeof(*tids));
-	for (i = 1; i < nthreads; i++)
-		if (!pthread_create(&tids[i], NULL, worker, &p))
-			started++;
-	worker(&p);
-	for (i = 1; i <= started; i++)
-		pthread_join(tids[i], NULL);
-	pthread_mutex_destroy(&p.lock);
-	free(tids);
+	qsort_r(p.order, nlisted, sizeof(*p.order), cmp_size, jobs);
+	if (nproc > nlisted)
+		nproc = nlisted;
+	p.nlisted = nlisted;
+	if (nproc > 1)
+		ret = run_procs(r, jobs, njobs, p.order, nlisted, nproc);
+	else
+		worker(&p);
 	free(p.order);
+	return ret;
 }
 
 /* ------------------------------------------------------------ merging */
@@ -813,6 +798,345 @@ static void free_job(struct report *r, struct trace_job *job)
 	free(job->sites);
 	free(job->path);
 	sb_free(&job->msg);
+}
+
+/* ------------------------------------------------------------ worker processes */
+
+/*
+ * libtraceevent parses event formats with global state, so threads would
+ * have to take turns in tracecmd_open(), which also parses the trace's
+ * copy of kallsyms: about 10 ms a trace, 0.6 s for a campaign's 58.  Each
+ * process has its own copy of that state: with more than one worker the
+ * traces are read by forked processes that take jobs from a shared counter
+ * (biggest first) and send each job's results back through a pipe, as
+ * below; the parent merges them as before, in job order.
+ *
+ * A job: u64 index, i32 ret, u64 records, injects, lost, bytes(msg),
+ * u64 number of sites sent, then per site: u64 site, u64 fired,
+ * u64 oc[OC_NR], kvs(errors), kvs(ops), u64 npids, u8 named, per pid:
+ * i64 pid, u64 count, bytes(comm) if named; u64 caller, bytes(caller_sym).
+ * bytes() is a u64 length, UINT64_MAX for NULL, then the bytes.
+ */
+struct wire {
+	const char	*p, *end;
+	bool		bad;
+};
+
+static void put_u64(struct strbuf *sb, uint64_t v)
+{
+	sb_add(sb, (const char *)&v, sizeof(v));
+}
+
+static void put_bytes(struct strbuf *sb, const char *s, size_t n)
+{
+	put_u64(sb, s ? n : UINT64_MAX);
+	if (s)
+		sb_add(sb, s, n);
+}
+
+static void put_kvs(struct strbuf *sb, const struct kv *kv, size_t n)
+{
+	size_t i;
+
+	put_u64(sb, n);
+	for (i = 0; i < n; i++) {
+		put_u64(sb, (uint64_t)kv[i].key);
+		put_u64(sb, kv[i].count);
+	}
+}
+
+static bool psite_empty(const struct psite *ps)
+{
+	size_t k;
+
+	for (k = 0; k < OC_NR; k++)
+		if (ps->oc[k])
+			return false;
+	return !ps->fired && !ps->nerrors && !ps->nops && !ps->npids && !ps->caller;
+}
+
+static void put_job(struct strbuf *sb, struct report *r, const struct trace_job *job, size_t idx)
+{
+	size_t i, k, n = 0;
+
+	put_u64(sb, idx);
+	put_u64(sb, (uint64_t)(int64_t)job->ret);
+	put_u64(sb, job->records);
+	put_u64(sb, job->injects);
+	put_u64(sb, job->lost);
+	put_bytes(sb, job->msg.buf ? job->msg.buf : "", job->msg.len);
+	for (i = 0; job->sites && i < r->nsites; i++)
+		n += !psite_empty(&job->sites[i]);
+	put_u64(sb, n);
+	for (i = 0; job->sites && i < r->nsites; i++) {
+		const struct psite *ps = &job->sites[i];
+
+		if (psite_empty(ps))
+			continue;
+		put_u64(sb, i);
+		put_u64(sb, ps->fired);
+		for (k = 0; k < OC_NR; k++)
+			put_u64(sb, ps->oc[k]);
+		put_kvs(sb, ps->errors, ps->nerrors);
+		put_kvs(sb, ps->ops, ps->nops);
+		put_u64(sb, ps->npids);
+		sb_add(sb, ps->tasks ? "\1" : "\0", 1);
+		for (k = 0; k < ps->npids; k++) {
+			put_u64(sb, (uint64_t)ps->pids[k].key);
+			put_u64(sb, ps->pids[k].count);
+			if (ps->tasks)
+				put_bytes(sb, ps->tasks[k].comm, strlen(ps->tasks[k].comm));
+		}
+		put_u64(sb, ps->caller);
+		put_bytes(sb, ps->caller_sym, ps->caller_sym ? strlen(ps->caller_sym) : 0);
+	}
+}
+
+static uint64_t get_u64(struct wire *w)
+{
+	uint64_t v = 0;
+
+	if (w->bad || (size_t)(w->end - w->p) < sizeof(v)) {
+		w->bad = true;
+		return 0;
+	}
+	memcpy(&v, w->p, sizeof(v));
+	w->p += sizeof(v);
+	return v;
+}
+
+/* a NUL-terminated copy, or NULL */
+static char *get_bytes(struct wire *w)
+{
+	uint64_t n = get_u64(w);
+	char *s;
+
+	if (w->bad || n == UINT64_MAX)
+		return NULL;
+	if (n > (uint64_t)(w->end - w->p)) {
+		w->bad = true;
+		return NULL;
+	}
+	s = xmalloc(n + 1);
+	memcpy(s, w->p, n);
+	s[n] = '\0';
+	w->p += n;
+	return s;
+}
+
+static struct kv *get_kvs(struct wire *w, size_t *n, size_t *cap)
+{
+	uint64_t i, cnt = get_u64(w);
+	struct kv *kv;
+
+	*n = *cap = 0;
+	if (w->bad || cnt > (uint64_t)(w->end - w->p) / 16) {
+		w->bad = true;
+		return NULL;
+	}
+	kv = xcalloc(cnt ? cnt : 1, sizeof(*kv));
+	for (i = 0; i < cnt; i++) {
+		kv[i].key = (long)get_u64(w);
+		kv[i].count = get_u64(w);
+	}
+	*n = *cap = cnt;
+	return kv;
+}
+
+static int get_job(struct wire *w, struct report *r, struct trace_job *jobs, size_t njobs)
+{
+	uint64_t idx = get_u64(w), i, n, k;
+	struct trace_job *job;
+	char *msg;
+
+	if (w->bad || idx >= njobs || jobs[idx].sites)
+		return -1;
+	job = &jobs[idx];
+	job->ret = (int)(int64_t)get_u64(w);
+	job->records = get_u64(w);
+	job->injects = get_u64(w);
+	job->lost = get_u64(w);
+	msg = get_bytes(w);
+	if (msg && *msg)
+		sb_puts(&job->msg, msg);
+	free(msg);
+	job->sites = xcalloc(r->nsites ? r->nsites : 1, sizeof(*job->sites));
+	n = get_u64(w);
+	for (i = 0; i < n && !w->bad; i++) {
+		uint64_t s = get_u64(w);
+		struct psite *ps;
+		bool named;
+
+		if (s >= r->nsites)
+			return -1;
+		ps = &job->sites[s];
+		ps->fired = get_u64(w);
+		for (k = 0; k < OC_NR; k++)
+			ps->oc[k] = get_u64(w);
+		ps->errors = get_kvs(w, &ps->nerrors, &ps->caperrors);
+		ps->ops = get_kvs(w, &ps->nops, &ps->capops);
+		ps->npids = ps->cappids = get_u64(w);
+		if (w->bad || ps->npids > (uint64_t)(w->end - w->p) / 16 || w->p >= w->end)
+			return -1;
+		named = *w->p++;
+		ps->pids = xcalloc(ps->npids ? ps->npids : 1, sizeof(*ps->pids));
+		if (named)
+			ps->tasks = xcalloc(ps->npids ? ps->npids : 1, sizeof(*ps->tasks));
+		for (k = 0; k < ps->npids; k++) {
+			ps->pids[k].key = (long)get_u64(w);
+			ps->pids[k].count = get_u64(w);
+			if (!named)
+				continue;
+			ps->tasks[k].pid = ps->pids[k].key;
+			ps->tasks[k].count = ps->pids[k].count;
+			ps->tasks[k].comm = get_bytes(w);
+			if (!ps->tasks[k].comm)
+				ps->tasks[k].comm = xstrdup("<...>");
+		}
+		ps->caller = get_u64(w);
+		ps->caller_sym = get_bytes(w);
+	}
+	return w->bad ? -1 : 0;
+}
+
+static bool write_all(int fd, const char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n) {
+		w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		p += w;
+		n -= w;
+	}
+	return true;
+}
+
+/* a worker process: jobs from the shared counter until there are none */
+static void __attribute__((noreturn))
+proc_worker(struct report *r, struct trace_job *jobs, const size_t *order, size_t nlisted,
+	    size_t *next, int fd)
+{
+	struct strbuf sb = { 0 };
+	size_t k, i;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	for (;;) {
+		k = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
+		if (k >= nlisted)
+			break;
+		i = order[k];
+		run_job(r, &jobs[i]);
+		sb.len = 0;
+		put_job(&sb, r, &jobs[i], i);
+		if (!write_all(fd, sb.buf, sb.len))
+			_exit(1);
+		free_job(r, &jobs[i]);
+	}
+	_exit(0);
+}
+
+/* read every worker's pipe to its end */
+static void drain(int *fds, struct strbuf *bufs, size_t n)
+{
+	struct pollfd *pfd = xcalloc(n, sizeof(*pfd));
+	size_t i, open = n;
+	char buf[65536];
+	ssize_t got;
+
+	for (i = 0; i < n; i++) {
+		pfd[i].fd = fds[i];
+		pfd[i].events = POLLIN;
+	}
+	while (open) {
+		if (poll(pfd, n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (i = 0; i < n; i++) {
+			if (pfd[i].fd < 0 || !pfd[i].revents)
+				continue;
+			got = read(pfd[i].fd, buf, sizeof(buf));
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0) {
+				close(pfd[i].fd);
+				pfd[i].fd = -1;
+				open--;
+				continue;
+			}
+			sb_add(&bufs[i], buf, got);
+		}
+	}
+	free(pfd);
+}
+
+static int run_procs(struct report *r, struct trace_job *jobs, size_t njobs,
+		     const size_t *order, size_t nlisted, size_t nproc)
+{
+	struct strbuf *bufs = xcalloc(nproc, sizeof(*bufs));
+	pid_t *pids = xcalloc(nproc, sizeof(*pids));
+	int *fds = xcalloc(nproc, sizeof(*fds));
+	size_t *next, i, started = 0;
+	int status, ret = 0, fd[2];
+
+	next = mmap(NULL, sizeof(*next), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (next == MAP_FAILED)
+		return ffr_error("mmap", "%s", strerror(errno));
+	*next = 0;
+	fflush(NULL);
+	for (i = 0; i < nproc; i++) {
+		if (pipe(fd)) {
+			ret = ffr_error("pipe", "%s", strerror(errno));
+			break;
+		}
+		pids[i] = fork();
+		if (pids[i] < 0) {
+			ret = ffr_error("fork", "%s", strerror(errno));
+			close(fd[0]);
+			close(fd[1]);
+			break;
+		}
+		if (!pids[i]) {
+			close(fd[0]);
+			while (i--)
+				close(fds[i]);
+			proc_worker(r, jobs, order, nlisted, next, fd[1]);
+		}
+		close(fd[1]);
+		fds[i] = fd[0];
+		started++;
+	}
+	drain(fds, bufs, started);
+	for (i = 0; i < started; i++) {
+		struct wire w = { .p = bufs[i].buf, .end = bufs[i].buf + bufs[i].len };
+
+		while (waitpid(pids[i], &status, 0) < 0 && errno == EINTR)
+			;
+		if (WIFSIGNALED(status))
+			ret = ffr_error("futex-fault-report", "a trace-reading process died (SIG%s)",
+					sigabbrev_np(WTERMSIG(status)) ?: "?");
+		else if (!WIFEXITED(status) || WEXITSTATUS(status))
+			ret = ffr_error("futex-fault-report", "a trace-reading process failed");
+		while (!ret && w.p < w.end)
+			if (get_job(&w, r, jobs, njobs))
+				ret = ffr_error("futex-fault-report",
+						"a trace-reading process sent a bad result");
+		sb_free(&bufs[i]);
+	}
+	/* every listed job must have come back */
+	for (i = 0; !ret && i < nlisted; i++)
+		if (!jobs[order[i]].sites)
+			ret = ffr_error(jobs[order[i]].path, "not read: its reading process stopped");
+	munmap(next, sizeof(*next));
+	free(bufs);
+	free(pids);
+	free(fds);
+	return ret;
 }
 
 /* the symbol for addr from the trace path's kallsyms, as read_trace() would */
@@ -944,10 +1268,12 @@ int trace_read_runs(struct report *r)
 	int ret = 0;
 
 	list_traces(r, &jobs, &njobs);
-	run_pool(r, jobs, njobs);
+	/* a reading process that died leaves nothing to merge */
+	if (run_pool(r, jobs, njobs))
+		ret = -1;
 
 	caller_job = xcalloc(r->nsites ? r->nsites : 1, sizeof(*caller_job));
-	for (i = 0; i < njobs; i++) {
+	for (i = 0; !ret && i < njobs; i++) {
 		struct trace_job *job = &jobs[i];
 
 		if (job->msg.len)
