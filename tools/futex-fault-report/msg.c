@@ -2,10 +2,10 @@
 /*
  * Errors and warnings, to stderr as "futex-fault-report: error: <file>: ...".
  *
- * A thread reading a trace keeps its messages instead (ffr_msg_capture());
- * the main thread prints them when it merges that trace, so what stderr
- * says, and which error stops the report, does not depend on which thread
- * finished first.
+ * Whoever reads a trace (a worker process, or the report's own with -j 1)
+ * keeps its messages instead (ffr_msg_capture()); they are printed when
+ * that trace is merged, so what stderr says, and which error stops the
+ * report, does not depend on which worker finished first.
  */
 #include <stdarg.h>
 #include <stdio.h>
