@@ -1078,9 +1078,9 @@ static void drain(int *fds, struct strbuf *bufs, size_t n)
 static int run_procs(struct report *r, struct trace_job *jobs, size_t njobs,
 		     const size_t *order, size_t nlisted, size_t nproc)
 {
-	struct strbuf *bufs = xcalloc(nproc, sizeof(*bufs));
-	pid_t *pids = xcalloc(nproc, sizeof(*pids));
-	int *fds = xcalloc(nproc, sizeof(*fds));
+	struct strbuf *bufs;
+	pid_t *pids;
+	int *fds;
 	size_t *next, i, started = 0;
 	int status, ret = 0, fd[2];
 
@@ -1088,6 +1088,9 @@ static int run_procs(struct report *r, struct trace_job *jobs, size_t njobs,
 	if (next == MAP_FAILED)
 		return ffr_error("mmap", "%s", strerror(errno));
 	*next = 0;
+	bufs = xcalloc(nproc, sizeof(*bufs));
+	pids = xcalloc(nproc, sizeof(*pids));
+	fds = xcalloc(nproc, sizeof(*fds));
 	fflush(NULL);
 	for (i = 0; i < nproc; i++) {
 		if (pipe(fd)) {
