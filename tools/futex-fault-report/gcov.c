@@ -127,9 +127,12 @@ static const char *rel_path(struct report *r, const char *path, char *buf, size_
 	if (!strncmp(path, r->srctree, sl) && path[sl] == '/')
 		rel = path + sl + 1;
 	else {
-		/* built elsewhere: anchor on "/<gcov_dir>/" */
+		/*
+		 * Named relative to the tree (-fprofile-prefix-map), or built
+		 * elsewhere: anchor on "<gcov_dir>/" at the start or after a '/'
+		 */
 		for (p = strstr(path, r->gcov_dir); p; p = strstr(p + 1, r->gcov_dir))
-			if (p > path && p[-1] == '/' && p[gl] == '/')
+			if ((p == path || p[-1] == '/') && p[gl] == '/')
 				rel = p;
 	}
 	if (!rel || strncmp(rel, r->gcov_dir, gl) || rel[gl] != '/' || strchr(rel + gl + 1, '/'))
