@@ -2,11 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Run every test suite of the project; each suite is a command that exits 0
-# on success.  Needs a built kernel (make kernel).  Prints a line per suite
+# on success.  Needs a built kernel (make kernel).  As root, the suites run
+# with every other checkout of the project on this machine hidden
+# (tests/isolate; FF_ISOLATE=0 turns that off).  Prints a line per suite
 # and "check: N passed, N failed" at the end.
 
 set -u
 cd "$(dirname "$0")/.."
+
+# No suite may read another checkout of the project or its build tree: run
+# them where every other checkout is hidden (tests/isolate).
+[ -n "${FF_ISOLATED:-}" ] || exec tests/isolate "$0" "$@"
+echo "=== other checkouts hidden: $FF_ISOLATED"
 
 suites=(
 	"harness|tests/harness/run.sh"

@@ -4,7 +4,8 @@
 # Tests of the harness itself (scripts/ff), against the real kernel build:
 # a missing config option is caught and named, a guest command's exit status
 # comes back, a guest that panics or hangs is reported within the timeout,
-# and "tree" refuses to clobber unexported edits.
+# "tree" refuses to clobber unexported edits, and tests/isolate hides this
+# checkout from another clone.
 #
 # Needs a built tree (scripts/ff all).  Takes about 90 s under TCG.
 
@@ -109,6 +110,18 @@ rc=$?
 [ $rc = 0 ] && grep -q "up to date" "$tmp/out" &&
 	[ "$(git -C "$work/linux" rev-parse HEAD)" = "$tree_head" ]
 ok $? "tree is idempotent: up to date, HEAD unchanged, $((SECONDS - t0)) s"
+
+# 8. isolate: from another clone, this checkout is hidden and the clone is not
+other=$(mktemp -d /tmp/ff-isolate-test.XXXXXX)
+git clone -q "$repo" "$other/clone" && cp "$repo/tests/isolate" "$other/clone/tests/isolate"
+env -u FF_ISOLATED "$other/clone/tests/isolate" sh -c \
+	"echo hidden=\$FF_ISOLATED; ls -A '$repo' | wc -l; test -f '$other/clone/README.md' && echo visible" \
+	>"$tmp/out" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -qx "hidden=.*$repo.*" "$tmp/out" && grep -qx 0 "$tmp/out" &&
+	grep -qx visible "$tmp/out" && "$repo/tests/isolate" --list | grep -qx "$other/clone"
+ok $? "isolate: seen from another clone this checkout is empty, the clone is not (rc=$rc)"
+rm -rf "$other"
 
 echo "1..$n"
 echo "harness: $pass passed, $fail failed"

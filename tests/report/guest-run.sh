@@ -4,7 +4,7 @@
 # Runs inside a futex-fault guest (scripts/ff run): one run of a campaign
 # in the layout of docs/results-layout.md, written to /mnt.
 #
-# usage: guest-run.sh RUN_NAME OBJTREE SITE... -- WORKLOAD...
+# usage: guest-run.sh RUN_NAME SITE... -- WORKLOAD...
 #   FF_TIMES (default 5), FF_PROBABILITY (100), FF_INTERVAL (1): fail_futex policy
 #   FF_BUF (default 8000): trace-cmd buffer, KiB per CPU
 #   FF_KALLSYMS_GREP: record only the kernel symbols matching this ERE
@@ -12,26 +12,27 @@
 set -eu
 
 run=$1
-objtree=$2
-shift 2
+shift
 sites=
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
 	sites="$sites $1"
 	shift
 done
 [ "${1:-}" = "--" ] && shift
-[ $# -gt 0 ] || { echo "usage: guest-run.sh RUN OBJTREE SITE... -- WORKLOAD..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: guest-run.sh RUN SITE... -- WORKLOAD..." >&2; exit 2; }
 
 dbg=/sys/kernel/debug
 keys=$dbg/static_keys/futex_fault
-gcov=$dbg/gcov$objtree/kernel/futex
+# the .gcda of kernel/futex, under the build directory's name as the
+# kernel knows it (/proc/self/cwd: see patches/local)
+gcov=$(find $dbg/gcov -type d -path '*/kernel/futex' | head -n 1)
 out=/mnt
 times=${FF_TIMES:-5}
 prob=${FF_PROBABILITY:-100}
 interval=${FF_INTERVAL:-1}
 
 [ -d $keys ] || { echo "guest-run: $keys missing: kernel without futex-fault" >&2; exit 3; }
-[ -d $gcov ] || { echo "guest-run: $gcov missing: kernel without gcov on kernel/futex" >&2; exit 3; }
+[ -n "$gcov" ] || { echo "guest-run: no $dbg/gcov/.../kernel/futex: kernel without gcov on kernel/futex" >&2; exit 3; }
 
 # Fixtures only: keep the trace small by recording a kallsyms cut down to
 # the symbols matching FF_KALLSYMS_GREP (the futex code the callers are in).

@@ -13,7 +13,11 @@
 #   SITES    the runs besides the baseline
 #
 # The fixture is stored as OUTDIR.tar.xz (the tests unpack it); its traces
-# carry only the futex part of kallsyms, to stay small.
+# carry only the futex part of kallsyms, to stay small.  It names no path of
+# the machine it was recorded on: the .gcno name their sources relative to
+# the tree (patches/local), the workload runs by a path relative to the
+# checkout, campaign.json gives the trees relative to it, and the checkout's
+# path in the guest's kernel command line (dmesg.txt) reads "<checkout>".
 
 set -eu
 
@@ -31,6 +35,9 @@ SITES=${SITES:-"wait_get_value wake_op_atomic wait_get_key robust_fetch_next"}
 drive=$runs_dir/ffdrive
 mkdir -p "$runs_dir"
 gcc -O2 -Wall -pthread -o "$drive" "$here/ffdrive.c"
+# the guest runs from the checkout (scripts/ff run keeps the cwd)
+cd "$repo"
+drive=${drive#"$repo"/}
 
 # A snapshot of the kernel, its .gcno and its sources, so that a rebuild
 # while we record cannot mix builds.  The guest still finds gcov data under
@@ -61,11 +68,12 @@ record()
 
 	FF_OBJ=$snap FF_RUN_DIR=$dir FF_QUIET=1 "$repo/scripts/ff" run -- \
 		env FF_KALLSYMS_GREP='futex|robust|_pi_|pi_state|fixup_owner|handle_exit_race|requeue|wake_op|exit_mm|do_exit' \
-		sh "$here/guest-run.sh" "$name" "$obj" "$@" -- "$drive" 1 ||
+		sh "$here/guest-run.sh" "$name" "$@" -- "$drive" 1 ||
 		{ echo "record-fixture: run $name failed, see $dir" >&2; exit 1; }
 	mkdir -p "$tmp/runs/$name"
 	cp -r "$dir/out/run.json" "$dir/out/trace.dat" "$dir/out/gcov" "$dir/out/sites.txt" \
-		"$dir/out/dmesg.txt" "$tmp/runs/$name/"
+		"$tmp/runs/$name/"
+	sed "s|$repo|<checkout>|g" "$dir/out/dmesg.txt" > "$tmp/runs/$name/dmesg.txt"
 	# the fixture's trace is the workload's: make it small
 	trace-cmd convert --compression any -i "$tmp/runs/$name/trace.dat" \
 		-o "$tmp/runs/$name/trace.z.dat" >/dev/null 2>&1 &&
@@ -94,8 +102,8 @@ cat > "$tmp/campaign.json" <<EOF
   "created": "$(date -u +%Y-%m-%dT%H:%M:%SZ)",
   "kernel": {
     "version": "$(make -s -C "$tree" kernelversion 2>/dev/null || echo unknown)",
-    "objtree": "$obj",
-    "srctree": "$tree",
+    "objtree": "${obj#"$repo"/}",
+    "srctree": "${tree#"$repo"/}",
     "gcov_dir": "kernel/futex",
     "compiler": "$(gcc --version | head -1)"
   },
@@ -115,4 +123,8 @@ rm -rf "$out"
 mv "$tmp" "$out"
 tar -C "$(dirname "$out")" --owner=0 --group=0 --sort=name -cJf "$out.tar.xz" "$(basename "$out")"
 rm -rf "$out"
+if xz -dc "$out.tar.xz" | grep -aqF "$repo"; then
+	echo "record-fixture: error: $out.tar.xz names this checkout ($repo)" >&2
+	exit 1
+fi
 echo "record-fixture: $out.tar.xz ($(du -h "$out.tar.xz" | cut -f1))"
