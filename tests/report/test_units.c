@@ -109,6 +109,18 @@ static void test_outcomes(void)
 	CHECK(s.n == 1 && s.oc[0] == OC_RECOVERED, "restarted call succeeds: recovered");
 	oc_finish(e);
 
+	/* the futex op of the call in progress, for events that do not record it */
+	memset(&s, 0, sizeof(s));
+	e = oc_new(exit_nrs, record, &s);
+	CHECK(oc_task_op(e, 10) == -1, "no call seen: no op");
+	oc_sys_enter_op(e, 10, 202, 137);
+	CHECK(oc_task_op(e, 10) == 137 && oc_task_op(e, 11) == -1, "op of the futex call in progress");
+	oc_sys_exit(e, 10, 202, 0);
+	CHECK(oc_task_op(e, 10) == -1, "no op after sys_exit");
+	oc_sys_enter(e, 10, 230);
+	CHECK(oc_task_op(e, 10) == -1, "another system call has no op");
+	oc_finish(e);
+
 	/* inside exit_group, and outside any system call */
 	memset(&s, 0, sizeof(s));
 	e = oc_new(exit_nrs, record, &s);

@@ -40,6 +40,7 @@ struct task {
 	unsigned char		state;
 	bool			listed;		/* in oc_engine.busy */
 	long			nr;
+	int			op;		/* futex op of the call in progress, or -1 */
 	struct oc_inject	*pend;
 	unsigned int		npend;
 	size_t			cap;
@@ -110,7 +111,7 @@ static void settle(struct oc_engine *e, struct task *t, enum oc_outcome oc, long
 	t->npend = 0;
 }
 
-void oc_sys_enter(struct oc_engine *e, int pid, long nr)
+void oc_sys_enter_op(struct oc_engine *e, int pid, long nr, int op)
 {
 	struct task *t = task(e, pid);
 
@@ -119,6 +120,19 @@ void oc_sys_enter(struct oc_engine *e, int pid, long nr)
 		settle(e, t, OC_UNKNOWN, 0);
 	t->state = TS_IN;
 	t->nr = nr;
+	t->op = op;
+}
+
+void oc_sys_enter(struct oc_engine *e, int pid, long nr)
+{
+	oc_sys_enter_op(e, pid, nr, -1);
+}
+
+int oc_task_op(struct oc_engine *e, int pid)
+{
+	struct task *t = task(e, pid);
+
+	return t->state == TS_IN ? t->op : -1;
 }
 
 void oc_sys_exit(struct oc_engine *e, int pid, long nr, long ret)

@@ -39,6 +39,10 @@ struct oc_engine;
  */
 struct oc_engine *oc_new(const long *exit_nrs, oc_report_fn report, void *ctx);
 void oc_sys_enter(struct oc_engine *e, int pid, long nr);
+/* the same, for a futex system call: @op is its futex op argument */
+void oc_sys_enter_op(struct oc_engine *e, int pid, long nr, int op);
+/* the futex op of @pid's system call in progress, -1 if none is known */
+int oc_task_op(struct oc_engine *e, int pid);
 void oc_sys_exit(struct oc_engine *e, int pid, long nr, long ret);
 void oc_inject(struct oc_engine *e, const struct oc_inject *inj);
 void oc_task_exit(struct oc_engine *e, int pid);

@@ -70,11 +70,13 @@ static int setup(struct tep_event *event)
 	ev.uaddr = tep_find_field(event, "uaddr");
 	ev.caller = tep_find_field(event, "caller");
 	ev.name = tep_find_field(event, "name");
-	if (!ev.site || !ev.err || !ev.op || !ev.uaddr || !ev.caller)
+	/* newer kernels leave the op to raw_syscalls:sys_enter */
+	if (!ev.site || !ev.err || !ev.uaddr || !ev.caller)
 		return -1;
 	need(ev.site);
 	need(ev.err);
-	need(ev.op);
+	if (ev.op)
+		need(ev.op);
 	need(ev.uaddr);
 	need(ev.caller);
 	if (ev.name && (ev.name->flags & TEP_FIELD_IS_DYNAMIC))
@@ -187,7 +189,6 @@ static int futex_fault_handler(struct trace_seq *s, struct tep_record *rec,
 	}
 	site = field_val(ev.site, rec, false);
 	err = field_val(ev.err, rec, true);
-	op = field_val(ev.op, rec, true);
 	uaddr = field_val(ev.uaddr, rec, false);
 	caller = field_val(ev.caller, rec, false);
 	name = site_name(rec, site);
@@ -196,8 +197,13 @@ static int futex_fault_handler(struct trace_seq *s, struct tep_record *rec,
 		trace_seq_printf(s, "site=%s", name);
 	else
 		trace_seq_printf(s, "site=%llu", site);
-	futex_op_name(op, opname, sizeof(opname));
-	trace_seq_printf(s, " err=%s op=%s uaddr=0x%llx caller=", errno_name(err), opname, uaddr);
+	trace_seq_printf(s, " err=%s", errno_name(err));
+	if (ev.op) {
+		op = field_val(ev.op, rec, true);
+		futex_op_name(op, opname, sizeof(opname));
+		trace_seq_printf(s, " op=%s", opname);
+	}
+	trace_seq_printf(s, " uaddr=0x%llx caller=", uaddr);
 	fn = tep_find_function(event->tep, caller);
 	if (fn) {
 		fn_addr = tep_find_function_address(event->tep, caller);

@@ -45,6 +45,14 @@
 
 /* x86_64 exit and exit_group: after them a task never returns to user space */
 static const long exit_nrs[] = { 60, 231, -1 };
+/*
+ * futex (x86_64 and i386) and futex_time64 (i386): their args[1] is the
+ * futex op, for events that do not record it themselves
+ */
+static bool is_futex_nr(long long nr)
+{
+	return nr == 202 || nr == 240 || nr == 422;
+}
 
 struct field {
 	unsigned int	offset;
@@ -89,6 +97,8 @@ struct tctx {
 	struct field		f_type, f_pid;
 	struct field		f_site, f_err, f_op, f_caller, f_enter_id, f_exit_id, f_ret;
 	struct field		f_pexit_pid;
+	struct field		f_enter_op;	/* sys_enter's args[1] */
+	bool			has_op;		/* the inject event records the op */
 	/* the record sizes the fields read need */
 	unsigned int		need_common, need_inject, need_enter, need_exit, need_pexit;
 	struct field		f_name;		/* __string(name), newer kernels */
@@ -268,7 +278,7 @@ static int inject(struct tctx *t, const unsigned char *data, unsigned int size)
 		return bad_pid(t, pid);
 	inj.site = idx;
 	inj.err = read_field(t, data, &t->f_err);
-	inj.op = read_field(t, data, &t->f_op);
+	inj.op = t->has_op ? read_field(t, data, &t->f_op) : oc_task_op(t->oc, pid);
 	inj.pid = pid;
 	if (t->ps) {
 		ps = &t->ps[idx];
@@ -286,7 +296,7 @@ static int inject(struct tctx *t, const unsigned char *data, unsigned int size)
 static int handle_record(struct tctx *t, const unsigned char *data, unsigned int size,
 			 long long missed)
 {
-	long long pid;
+	long long pid, nr;
 	int type;
 
 	t->records++;
@@ -303,7 +313,11 @@ static int handle_record(struct tctx *t, const unsigned char *data, unsigned int
 		pid = read_field(t, data, &t->f_pid);
 		if (pid < 0 || pid >= PID_LIMIT)
 			return bad_pid(t, pid);
-		oc_sys_enter(t->oc, pid, read_field(t, data, &t->f_enter_id));
+		nr = read_field(t, data, &t->f_enter_id);
+		if (!t->has_op && is_futex_nr(nr))
+			oc_sys_enter_op(t->oc, pid, nr, (int)read_field(t, data, &t->f_enter_op));
+		else
+			oc_sys_enter(t->oc, pid, nr);
 	} else if (type == t->id_exit) {
 		if (size < t->need_exit)
 			return short_record(t);
@@ -384,6 +398,22 @@ static int map_sites(struct tctx *t, struct tep_event *ev)
 	return 0;
 }
 
+/* sys_enter's args[1], the futex op of a futex system call */
+static int get_enter_op(struct tctx *t, struct tep_event *ev)
+{
+	struct tep_format_field *ff = tep_find_any_field(ev, "args");
+
+	if (!ff || !(ff->flags & TEP_FIELD_IS_ARRAY) || ff->offset < 0 || ff->size < 0 ||
+	    !ff->elementsize || ff->elementsize > 8 || (unsigned int)ff->size < 2 * ff->elementsize)
+		return ffr_error(t->path, "event %s:%s has no 'args' array", ev->system, ev->name);
+	t->f_enter_op.offset = ff->offset + ff->elementsize;
+	t->f_enter_op.size = ff->elementsize;
+	t->f_enter_op.is_signed = false;
+	if (t->need_enter < t->f_enter_op.offset + t->f_enter_op.size)
+		t->need_enter = t->f_enter_op.offset + t->f_enter_op.size;
+	return 0;
+}
+
 static int setup(struct tctx *t)
 {
 	struct tep_event *ev, *enter, *exit_ev;
@@ -408,8 +438,12 @@ static int setup(struct tctx *t)
 	t->need_inject = t->need_enter = t->need_exit = t->need_pexit = t->need_common;
 	if (get_field(t, ev, "site", &t->f_site, &t->need_inject) ||
 	    get_field(t, ev, "err", &t->f_err, &t->need_inject) ||
-	    get_field(t, ev, "op", &t->f_op, &t->need_inject) ||
 	    get_field(t, ev, "caller", &t->f_caller, &t->need_inject))
+		return -1;
+	/* newer kernels leave the op to raw_syscalls:sys_enter */
+	t->has_op = tep_find_any_field(ev, "op") != NULL;
+	if (t->has_op ? get_field(t, ev, "op", &t->f_op, &t->need_inject) :
+			get_enter_op(t, enter))
 		return -1;
 	if (map_sites(t, ev))
 		return -1;
