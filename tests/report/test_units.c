@@ -272,7 +272,7 @@ static void test_escape(void)
 	fclose(f);
 	free(buf);
 	f = open_memstream(&buf, &len);
-	json_string(f, "a\"\\\n\x01");
+	json_put_string(f, "a\"\\\n\x01");
 	fflush(f);
 	CHECK(!strcmp(buf, "\"a\\\"\\\\\\n\\u0001\""), "JSON escape: %s", buf);
 	fclose(f);

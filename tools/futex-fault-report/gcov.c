@@ -18,14 +18,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "ffr.h"
-#include "json.h"
+#include "jnum.h"
 #include "util.h"
 
 /*
- * gcov's numbers are JSON doubles: a line number past MAX_LINE (no kernel
- * source is that long) or a count that is not an integer from 0 to 2^63 is
- * an error, not a conversion with undefined behaviour.
+ * gcov's numbers are JSON doubles (read with JSON_DECODE_INT_AS_REAL, so 5
+ * and 5.0 are the same): a line number past MAX_LINE (no kernel source is
+ * that long) or a count that is not an integer from 0 to 2^63 is an error,
+ * not a conversion with undefined behaviour.
  */
 #define MAX_LINE	(1 << 20)
 #define MAX_COUNT	LLONG_MAX
@@ -311,15 +314,15 @@ static int bad_number(const char *path, const char *rel)
 			 rel, MAX_LINE);
 }
 
-static int define_structure(struct report *r, struct json *files, const char *path)
+static int define_structure(struct report *r, json_t *files, const char *path)
 {
+	json_t *fj, *lines, *funcs, *lj, *fnj;
 	char relbuf[4096];
-	unsigned int i, k;
+	size_t i, k;
 	bool bad = false;
 
-	for (i = 0; i < files->n; i++) {
-		struct json *fj = files->kids[i], *lines, *funcs;
-		const char *name = json_str(fj, "file"), *rel;
+	json_array_foreach(files, i, fj) {
+		const char *name = json_string_value(json_object_get(fj, "file")), *rel;
 		struct srcfile *f;
 		int fi;
 
@@ -330,11 +333,10 @@ static int define_structure(struct report *r, struct json *files, const char *pa
 			continue;
 		fi = srcfile_index(r, rel);	/* may move r->files */
 		f = &r->files[fi];
-		lines = json_get(fj, "lines");
-		funcs = json_get(fj, "functions");
-		for (k = 0; lines && k < lines->n; k++) {
-			int ln = json_int(lines->kids[k], "line_number", 0, INT_MIN, MAX_LINE, &bad);
-			struct json *br = json_get(lines->kids[k], "branches");
+		lines = json_object_get(fj, "lines");
+		funcs = json_object_get(fj, "functions");
+		json_array_foreach(lines, k, lj) {
+			int ln = member_int(lj, "line_number", 0, INT_MIN, MAX_LINE, &bad);
 			size_t old = f->maxline + 1, cap;
 
 			if (bad)
@@ -349,10 +351,10 @@ static int define_structure(struct report *r, struct json *files, const char *pa
 				f->maxline = ln;
 			}
 			f->has[ln] = 1;
-			f->nbr[ln] += br ? br->n : 0;
+			f->nbr[ln] += json_array_size(json_object_get(lj, "branches"));
 		}
-		for (k = 0; funcs && k < funcs->n; k++) {
-			const char *fn = json_str(funcs->kids[k], "name");
+		json_array_foreach(funcs, k, fnj) {
+			const char *fn = json_string_value(json_object_get(fnj, "name"));
 			size_t j;
 
 			if (!fn)
@@ -363,10 +365,10 @@ static int define_structure(struct report *r, struct json *files, const char *pa
 				continue;
 			grow(&f->funcs, &f->capfuncs, f->nfuncs + 1, sizeof(*f->funcs));
 			f->funcs[f->nfuncs].name = xstrdup(fn);
-			f->funcs[f->nfuncs].start = json_int(funcs->kids[k], "start_line", 0, INT_MIN,
-							     MAX_LINE, &bad);
-			f->funcs[f->nfuncs].end = json_int(funcs->kids[k], "end_line", 0, INT_MIN,
-							   MAX_LINE, &bad);
+			f->funcs[f->nfuncs].start = member_int(fnj, "start_line", 0, INT_MIN,
+							       MAX_LINE, &bad);
+			f->funcs[f->nfuncs].end = member_int(fnj, "end_line", 0, INT_MIN, MAX_LINE,
+							     &bad);
 			f->nfuncs++;
 			if (bad)
 				return bad_number(path, rel);
@@ -387,16 +389,17 @@ static void alloc_cov(struct srcfile *f, struct covdata *cd)
 	cd->fn = xcalloc(f->nfuncs + 1, sizeof(*cd->fn));
 }
 
-static int fill_counts(struct report *r, int run, struct json *files, struct fill *fills,
+static int fill_counts(struct report *r, int run, json_t *files, struct fill *fills,
 		       const char *path)
 {
+	json_t *fj, *lines, *funcs, *lj, *br, *aj, *fnj;
 	char relbuf[4096];
-	unsigned int i, k, a;
+	size_t i, k, a;
 	bool bad = false;
 
-	for (i = 0; i < files->n; i++) {
-		struct json *fj = files->kids[i], *lines, *funcs;
-		const char *rel = rel_path(r, json_str(fj, "file"), relbuf, sizeof(relbuf));
+	json_array_foreach(files, i, fj) {
+		const char *rel = rel_path(r, json_string_value(json_object_get(fj, "file")), relbuf,
+					   sizeof(relbuf));
 		struct srcfile *f;
 		struct covdata *cd;
 		int fi;
@@ -409,11 +412,10 @@ static int fill_counts(struct report *r, int run, struct json *files, struct fil
 					 rel);
 		f = &r->files[fi];
 		cd = &f->cov[run];
-		lines = json_get(fj, "lines");
-		funcs = json_get(fj, "functions");
-		for (k = 0; lines && k < lines->n; k++) {
-			struct json *lj = lines->kids[k], *br = json_get(lj, "branches");
-			int ln = json_int(lj, "line_number", 0, INT_MIN, MAX_LINE, &bad);
+		lines = json_object_get(fj, "lines");
+		funcs = json_object_get(fj, "functions");
+		json_array_foreach(lines, k, lj) {
+			int ln = member_int(lj, "line_number", 0, INT_MIN, MAX_LINE, &bad);
 
 			if (bad)
 				return bad_number(path, rel);
@@ -422,25 +424,26 @@ static int fill_counts(struct report *r, int run, struct json *files, struct fil
 			if (ln > f->maxline || !f->has[ln])
 				return ffr_error(path, "%s:%d: line not in the baseline's coverage: data from another build?",
 						 rel, ln);
-			cd->lines[ln] += json_int(lj, "count", 0, 0, MAX_COUNT, &bad);
-			for (a = 0; br && a < br->n; a++) {
+			cd->lines[ln] += member_int(lj, "count", 0, 0, MAX_COUNT, &bad);
+			br = json_object_get(lj, "branches");
+			json_array_foreach(br, a, aj) {
 				if (fills[fi].arc[ln] >= f->nbr[ln])
 					return ffr_error(path, "%s:%d: more branches than in the baseline: data from another build?",
 							 rel, ln);
-				cd->br[ln][fills[fi].arc[ln]++] = json_int(br->kids[a], "count", 0, 0,
-									   MAX_COUNT, &bad);
+				cd->br[ln][fills[fi].arc[ln]++] = member_int(aj, "count", 0, 0,
+									     MAX_COUNT, &bad);
 			}
 			if (bad)
 				return bad_number(path, rel);
 		}
-		for (k = 0; funcs && k < funcs->n; k++) {
-			const char *fn = json_str(funcs->kids[k], "name");
+		json_array_foreach(funcs, k, fnj) {
+			const char *fn = json_string_value(json_object_get(fnj, "name"));
 			size_t j;
 
 			for (j = 0; fn && j < f->nfuncs; j++)
 				if (!strcmp(f->funcs[j].name, fn))
-					cd->fn[j] += json_int(funcs->kids[k], "execution_count", 0, 0,
-							      MAX_COUNT, &bad);
+					cd->fn[j] += member_int(fnj, "execution_count", 0, 0,
+								MAX_COUNT, &bad);
 			if (bad)
 				return bad_number(path, rel);
 		}
@@ -448,14 +451,22 @@ static int fill_counts(struct report *r, int run, struct json *files, struct fil
 	return 0;
 }
 
+/*
+ * gcov -t -j prints one JSON document a line, one per object file.  Any
+ * value is read (JSON_DECODE_ANY) so that a document that is not an object
+ * is reported as one without "files", as before.
+ */
+#define GCOV_JSON_FLAGS	(JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL | JSON_REJECT_DUPLICATES)
+
 static int parse_run(struct report *r, int run, struct job *job)
 {
 	char *path = xasprintf("%s/gcov.json", job->dir);
-	char *text, *line, *next, err[256];
-	struct json_doc **docs = NULL;
+	char *text, *line, *next;
+	json_t **docs = NULL;
 	size_t ndocs = 0, cap = 0, i;
 	struct fill *fills = NULL;
-	int ret = -1;
+	json_error_t err;
+	int ret = -1, lineno = 0;
 
 	text = read_file(path, NULL);
 	if (!text) {
@@ -463,18 +474,22 @@ static int parse_run(struct report *r, int run, struct job *job)
 		goto out;
 	}
 	for (line = text; *line; line = next) {
-		next = strchr(line, '\n');
-		next = next ? next + 1 : line + strlen(line);
-		if (next - line <= 1)
+		size_t len = strcspn(line, "\n");
+
+		next = line[len] ? line + len + 1 : line + len;
+		lineno++;
+		if (!len)
 			continue;
 		grow(&docs, &cap, ndocs + 1, sizeof(*docs));
-		docs[ndocs] = json_parse(line, next - line, err, sizeof(err));
+		/* without its newline, so that jansson's column is on this line */
+		docs[ndocs] = json_loadb(line, len, GCOV_JSON_FLAGS, &err);
 		if (!docs[ndocs]) {
-			ffr_error(r->runs[run].dir, "cannot parse gcov's JSON output: %s", err);
+			ffr_error(r->runs[run].dir, "cannot parse gcov's JSON output: %s:%d:%d: %s",
+				  path, lineno, err.column, err.text);
 			goto out;
 		}
-		if (!json_get(json_root(docs[ndocs]), "files")) {
-			json_free(docs[ndocs]);
+		if (!json_object_get(docs[ndocs], "files")) {
+			json_decref(docs[ndocs]);
 			ffr_error(r->runs[run].dir, "gcov's JSON output has no \"files\"");
 			goto out;
 		}
@@ -486,7 +501,7 @@ static int parse_run(struct report *r, int run, struct job *job)
 	}
 	if (run == 0) {
 		for (i = 0; i < ndocs; i++)
-			if (define_structure(r, json_get(json_root(docs[i]), "files"), path))
+			if (define_structure(r, json_object_get(docs[i], "files"), path))
 				goto out;
 		for (i = 0; i < r->nfiles; i++) {
 			size_t k;
@@ -500,7 +515,7 @@ static int parse_run(struct report *r, int run, struct job *job)
 	for (i = 0; i < r->nfiles; i++)
 		fills[i].arc = xcalloc(r->files[i].maxline + 1, sizeof(int));
 	for (i = 0; i < ndocs; i++)
-		if (fill_counts(r, run, json_get(json_root(docs[i]), "files"), fills, path))
+		if (fill_counts(r, run, json_object_get(docs[i], "files"), fills, path))
 			goto out;
 	for (i = 0; i < r->nfiles; i++) {
 		int ln;
@@ -519,7 +534,7 @@ out:
 			free(fills[i].arc);
 	free(fills);
 	for (i = 0; i < ndocs; i++)
-		json_free(docs[i]);
+		json_decref(docs[i]);
 	free(docs);
 	free(text);
 	free(path);

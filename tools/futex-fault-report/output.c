@@ -30,10 +30,10 @@ static void json_kv_errors(FILE *f, const struct kv *kv, size_t n, bool errno_ke
 	for (i = 0; i < n; i++) {
 		fputs(i ? ", " : " ", f);
 		if (errno_keys) {
-			json_string(f, errno_name(kv[i].key));
+			json_put_string(f, errno_name(kv[i].key));
 		} else {
 			futex_op_name(kv[i].key, op, sizeof(op));
-			json_string(f, op);
+			json_put_string(f, op);
 		}
 		fprintf(f, ": %llu", kv[i].count);
 	}
@@ -62,30 +62,30 @@ static void write_site(struct report *r, FILE *f, struct site *s, bool last)
 	int k;
 
 	fputs("    {\n      \"name\": ", f);
-	json_string(f, s->name);
+	json_put_string(f, s->name);
 	fputs(",\n      \"file\": ", f);
-	json_string(f, s->file);
+	json_put_string(f, s->file);
 	fprintf(f, ",\n      \"line\": %d,\n      \"line_from_source\": %s,\n", s->line,
 		s->line_guessed ? "true" : "false");
 	fputs("      \"function\": ", f);
-	json_string(f, s->function);
+	json_put_string(f, s->function);
 	fputs(",\n      \"errno\": ", f);
-	json_string(f, s->errname);
+	json_put_string(f, s->errname);
 	fputs(",\n      \"run\": ", f);
 	if (s->run > 0)
-		json_string(f, r->runs[s->run].name);
+		json_put_string(f, r->runs[s->run].name);
 	else
 		fputs("null", f);
 	fputs(",\n      \"run_status\": ", f);
 	if (s->run > 0)
-		json_string(f, r->runs[s->run].status);
+		json_put_string(f, r->runs[s->run].status);
 	else
 		fputs("null", f);
 	fprintf(f, ",\n      \"fired\": %llu,\n", s->fired);
 	fprintf(f, "      \"table_injected\": %lld,\n", s->table_injected);
 	fputs("      \"caller\": ", f);
 	if (s->caller_sym)
-		json_string(f, s->caller_sym);
+		json_put_string(f, s->caller_sym);
 	else
 		fputs("null", f);
 	fputs(",\n      \"outcomes\": {", f);
@@ -100,7 +100,7 @@ static void write_site(struct report *r, FILE *f, struct site *s, bool last)
 		qsort(s->tasks, s->ntasks, sizeof(*s->tasks), cmp_task);
 	for (i = 0; i < s->ntasks && i < 20; i++) {
 		fprintf(f, "%s{ \"comm\": ", i ? ", " : " ");
-		json_string(f, s->tasks[i].comm);
+		json_put_string(f, s->tasks[i].comm);
 		fprintf(f, ", \"pid\": %d, \"count\": %llu }", s->tasks[i].pid, s->tasks[i].count);
 	}
 	fprintf(f, "%s],\n", s->ntasks ? " " : "");
@@ -111,7 +111,7 @@ static void write_site(struct report *r, FILE *f, struct site *s, bool last)
 		int ln = s->rec[i].line;
 
 		fprintf(f, "%s\n          { \"file\": ", i ? "," : "");
-		json_string(f, sf->rel);
+		json_put_string(f, sf->rel);
 		fprintf(f, ", \"line\": %d, \"error_path\": %s }", ln,
 			sf->ep && ln <= sf->nlines && (sf->ep[ln] & EP_ERROR) && !(sf->ep[ln] & EP_TEST) ?
 			"true" : "false");
@@ -126,7 +126,7 @@ static void json_strings(FILE *f, char *const *v, size_t n, const char *sep)
 	fputs("[", f);
 	for (i = 0; i < n; i++) {
 		fputs(i ? sep : "", f);
-		json_string(f, v[i]);
+		json_put_string(f, v[i]);
 	}
 	fputs("]", f);
 }
@@ -144,31 +144,31 @@ static void write_findings(struct report *r, FILE *f)
 		struct kreport *kr = &fd->reps[0];
 
 		fputs(i ? ",\n    { \"run\": " : "\n    { \"run\": ", f);
-		json_string(f, rn->name);
+		json_put_string(f, rn->name);
 		fputs(", \"sites\": ", f);
 		json_strings(f, rn->enabled, rn->nenabled, ", ");
 		fputs(", \"status\": ", f);
-		json_string(f, rn->status);
+		json_put_string(f, rn->status);
 		fputs(", \"health\": ", f);
 		if (fd->health)
-			json_string(f, fd->health);
+			json_put_string(f, fd->health);
 		else
 			fputs("null", f);
 		fputs(",\n      \"workloads\": [", f);
 		for (k = 0; k < rn->nwl; k++) {
 			fputs(k ? ", " : "", f);
-			json_string(f, rn->wl[k].name);
+			json_put_string(f, rn->wl[k].name);
 		}
 		fputs("], \"source\": ", f);
-		json_string(f, fd->source);
+		json_put_string(f, fd->source);
 		fputs(",\n      \"title\": ", f);
-		json_string(f, kr->title);
+		json_put_string(f, kr->title);
 		fputs(",\n      \"stack\": ", f);
 		json_strings(f, kr->lines, kr->nlines, ",\n        ");
 		fputs(",\n      \"other_reports\": [", f);
 		for (k = 1; k < fd->nreps; k++) {
 			fputs(k > 1 ? ", " : "", f);
-			json_string(f, fd->reps[k].title);
+			json_put_string(f, fd->reps[k].title);
 		}
 		fprintf(f, "],\n      \"baseline_clean\": %s, \"baseline_same_title\": %s }",
 			fd->baseline_clean ? "true" : "false", fd->baseline_same ? "true" : "false");
@@ -178,7 +178,7 @@ static void write_findings(struct report *r, FILE *f)
 	fputs("[", f);
 	for (i = 0; fs && i < fs->nbase; i++) {
 		fputs(i ? ", " : "", f);
-		json_string(f, fs->base[i].title);
+		json_put_string(f, fs->base[i].title);
 	}
 	fputs("],\n", f);
 }
@@ -200,15 +200,15 @@ int write_json(struct report *r, const char *path)
 	fprintf(f, "{\n  \"schema\": \"%s\",\n  \"generator\": \"futex-fault-report %s\",\n",
 		FFR_SCHEMA, FFR_VERSION);
 	fprintf(f, "  \"layout_version\": %d,\n  \"results\": ", FFR_LAYOUT_VERSION);
-	json_string(f, r->results);
+	json_put_string(f, r->results);
 	fputs(",\n  \"kernel\": { \"version\": ", f);
-	json_string(f, r->kversion);
+	json_put_string(f, r->kversion);
 	fputs(", \"srctree\": ", f);
-	json_string(f, r->srctree);
+	json_put_string(f, r->srctree);
 	fputs(", \"objtree\": ", f);
-	json_string(f, r->objtree);
+	json_put_string(f, r->objtree);
 	fputs(", \"gcno_dir\": ", f);
-	json_string(f, r->gcno_dir);
+	json_put_string(f, r->gcno_dir);
 	fputs(" },\n", f);
 	fprintf(f, "  \"sites_total\": %zu,\n  \"sites_fired\": %zu,\n", r->nsites, sites_fired(r));
 	fprintf(f, "  \"events\": %llu,\n", r->events);
@@ -238,9 +238,9 @@ int write_json(struct report *r, const char *path)
 
 		file_totals(r, &r->files[i], &ft);
 		fputs("    { \"file\": ", f);
-		json_string(f, r->files[i].rel);
+		json_put_string(f, r->files[i].rel);
 		fputs(", \"page\": ", f);
-		json_string(f, r->files[i].page);
+		json_put_string(f, r->files[i].page);
 		fputs(",\n", f);
 		pct_pair(f, "      ", "lines", ft.lines, ft.lines_base, ft.lines_camp, false);
 		pct_pair(f, "      ", "branches", ft.branches, ft.br_base, ft.br_camp, false);
@@ -256,13 +256,13 @@ int write_json(struct report *r, const char *path)
 		struct run *rn = &r->runs[i];
 
 		fputs("    { \"name\": ", f);
-		json_string(f, rn->name);
+		json_put_string(f, rn->name);
 		fputs(", \"status\": ", f);
-		json_string(f, rn->status);
+		json_put_string(f, rn->status);
 		fputs(", \"sites_enabled\": [", f);
 		for (k = 0; k < rn->nenabled; k++) {
 			fputs(k ? ", " : "", f);
-			json_string(f, rn->enabled[k]);
+			json_put_string(f, rn->enabled[k]);
 		}
 		fprintf(f, "], \"coverage_data\": %s, \"traces\": %zu, \"records\": %llu, \"injected\": %llu, \"lost_events\": %llu,\n      \"workloads\": [",
 			rn->has_cov ? "true" : "false", rn->ntraces, rn->records, rn->injects,
@@ -270,7 +270,7 @@ int write_json(struct report *r, const char *path)
 		for (k = 0; k < rn->nwl; k++) {
 			fputs(k ? ", " : " ", f);
 			fputs("{ \"name\": ", f);
-			json_string(f, rn->wl[k].name);
+			json_put_string(f, rn->wl[k].name);
 			if (rn->wl[k].has_status)
 				fprintf(f, ", \"exit_status\": %d }", rn->wl[k].exit_status);
 			else

@@ -179,7 +179,7 @@ void html_escape(FILE *f, const char *s)
 	}
 }
 
-void json_string(FILE *f, const char *s)
+void json_put_string(FILE *f, const char *s)
 {
 	putc('"', f);
 	for (; s && *s; s++) {

@@ -42,7 +42,7 @@ char *read_file(const char *path, size_t *len);
 
 /* write escaped text */
 void html_escape(FILE *f, const char *s);
-void json_string(FILE *f, const char *s);
+void json_put_string(FILE *f, const char *s);
 
 /* "EFAULT" for 14; a static buffer with the number for unknown values */
 const char *errno_name(int err);
