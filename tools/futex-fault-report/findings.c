@@ -15,9 +15,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <jansson.h>
+
 #include "ffr.h"
 #include "findings.h"
-#include "json.h"
 #include "util.h"
 
 #define MAX_REPORT_LINES	60
@@ -334,8 +335,8 @@ static bool log_tail(const char *path, struct kreport *kr, const char *title)
 
 static char *run_health(struct run *rn)
 {
-	char *path = xasprintf("%s/run.json", rn->dir), *text, err[128], *h = NULL;
-	struct json_doc *doc;
+	char *path = xasprintf("%s/run.json", rn->dir), *text, *h = NULL;
+	json_t *doc;
 	const char *s;
 	size_t len;
 
@@ -343,12 +344,13 @@ static char *run_health(struct run *rn)
 	free(path);
 	if (!text)
 		return NULL;
-	doc = json_parse(text, len, err, sizeof(err));
+	/* load_run_json() has reported a bad run.json already */
+	doc = json_loadb(text, len, JSON_DECODE_ANY, NULL);
 	if (doc) {
-		s = json_str(json_root(doc), "health");
+		s = json_string_value(json_object_get(doc, "health"));
 		if (s && *s)
 			h = xstrdup(s);
-		json_free(doc);
+		json_decref(doc);
 	}
 	free(text);
 	return h;

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "ffr.h"
-#include "json.h"
+#include "jnum.h"
 #include "util.h"
 
 static void usage(FILE *f)
@@ -48,10 +48,14 @@ static void usage(FILE *f)
 
 /* ------------------------------------------------------------ loading */
 
-static struct json_doc *load_json(const char *path, bool required)
+/* run.json and campaign.json: objects, numbers as doubles (see jnum.h) */
+#define RESULTS_JSON_FLAGS	(JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL)
+
+static json_t *load_json(const char *path, bool required)
 {
-	char err[256], *text;
-	struct json_doc *doc;
+	json_error_t err;
+	json_t *doc;
+	char *text;
 	size_t len;
 
 	text = read_file(path, &len);
@@ -60,23 +64,24 @@ static struct json_doc *load_json(const char *path, bool required)
 			ffr_error(path, "%s", strerror(errno));
 		return NULL;
 	}
-	doc = json_parse(text, len, err, sizeof(err));
+	doc = json_loadb(text, len, RESULTS_JSON_FLAGS, &err);
 	free(text);
 	if (!doc) {
-		ffr_error(path, "not valid JSON: %s", err);
+		ffr_error(path, "not valid JSON: line %d column %d: %s", err.line, err.column,
+			  err.text);
 		return NULL;
 	}
-	if (json_root(doc)->type != JSON_OBJECT) {
-		json_free(doc);
+	if (!json_is_object(doc)) {
+		json_decref(doc);
 		ffr_error(path, "expected a JSON object");
 		return NULL;
 	}
 	return doc;
 }
 
-static int check_layout(const char *path, struct json *root)
+static int check_layout(const char *path, json_t *root)
 {
-	double v = json_num(root, "layout_version", -1);
+	double v = member_num(root, "layout_version", -1);
 
 	if (v < 0)
 		return ffr_error(path, "no \"layout_version\"");
@@ -117,9 +122,9 @@ static int cmp_name(const void *a, const void *b)
 }
 
 /* runs/ in campaign.json order, else baseline first then by name */
-static int list_runs(struct report *r, struct json *campaign)
+static int list_runs(struct report *r, json_t *campaign)
 {
-	struct json *runs = json_get(campaign, "runs");
+	json_t *runs = json_object_get(campaign, "runs"), *rj;
 	char *dir = xasprintf("%s/runs", r->results);
 	char **names = NULL;
 	size_t n = 0, cap = 0, i;
@@ -127,12 +132,12 @@ static int list_runs(struct report *r, struct json *campaign)
 	bool baseline = false;
 	DIR *d;
 
-	if (runs && runs->type == JSON_ARRAY) {
-		for (i = 0; i < runs->n; i++) {
-			if (runs->kids[i]->type != JSON_STRING)
+	if (json_is_array(runs)) {
+		json_array_foreach(runs, i, rj) {
+			if (!json_is_string(rj))
 				continue;
 			grow(&names, &cap, n + 1, sizeof(*names));
-			names[n++] = xstrdup(runs->kids[i]->str);
+			names[n++] = xstrdup(json_string_value(rj));
 		}
 	} else {
 		d = opendir(dir);
@@ -182,8 +187,7 @@ err:
 static int load_run_json(struct report *r, struct run *rn)
 {
 	char *path = xasprintf("%s/run.json", rn->dir);
-	struct json *root, *sites, *wl;
-	struct json_doc *doc;
+	json_t *root, *sites, *wl, *sj, *w;
 	const char *status, *name;
 	struct stat st;
 	size_t i;
@@ -193,59 +197,58 @@ static int load_run_json(struct report *r, struct run *rn)
 		ffr_error(rn->dir, "missing run directory");
 		goto out_path;
 	}
-	doc = load_json(path, true);
-	if (!doc)
+	root = load_json(path, true);
+	if (!root)
 		goto out_path;
-	root = json_root(doc);
 	if (check_layout(path, root))
 		goto out;
-	name = json_str(root, "run");
+	name = json_string_value(json_object_get(root, "run"));
 	if (!name || strcmp(name, rn->name)) {
 		ffr_error(path, "\"run\" is '%s', the directory is '%s'", name ? name : "(none)",
 			  rn->name);
 		goto out;
 	}
-	status = json_str(root, "status");
+	status = json_string_value(json_object_get(root, "status"));
 	if (!status || (strcmp(status, "ok") && strcmp(status, "crash") && strcmp(status, "hang"))) {
 		ffr_error(path, "\"status\" must be ok, crash or hang");
 		goto out;
 	}
 	rn->status = xstrdup(status);
-	sites = json_get(root, "sites_enabled");
-	if (!sites || sites->type != JSON_ARRAY) {
+	sites = json_object_get(root, "sites_enabled");
+	if (!json_is_array(sites)) {
 		ffr_error(path, "no \"sites_enabled\" array");
 		goto out;
 	}
-	rn->enabled = xcalloc(sites->n, sizeof(*rn->enabled));
-	for (i = 0; i < sites->n; i++) {
-		if (sites->kids[i]->type != JSON_STRING) {
+	rn->enabled = xcalloc(json_array_size(sites), sizeof(*rn->enabled));
+	json_array_foreach(sites, i, sj) {
+		if (!json_is_string(sj)) {
 			ffr_error(path, "\"sites_enabled\" holds a non-string");
 			goto out;
 		}
-		rn->enabled[rn->nenabled++] = xstrdup(sites->kids[i]->str);
+		rn->enabled[rn->nenabled++] = xstrdup(json_string_value(sj));
 	}
 	if (rn == r->runs && rn->nenabled) {
 		ffr_error(path, "the baseline must enable no site");
 		goto out;
 	}
-	wl = json_get(root, "workloads");
-	if (wl && wl->type == JSON_ARRAY) {
-		rn->wl = xcalloc(wl->n, sizeof(*rn->wl));
-		for (i = 0; i < wl->n; i++) {
-			struct json *w = wl->kids[i], *es = json_get(w, "exit_status");
-			const char *wn = json_str(w, "name");
+	wl = json_object_get(root, "workloads");
+	if (json_is_array(wl)) {
+		rn->wl = xcalloc(json_array_size(wl), sizeof(*rn->wl));
+		json_array_foreach(wl, i, w) {
+			const char *wn = json_string_value(json_object_get(w, "name"));
 			bool bad = false;
 
 			rn->wl[i].name = xstrdup(wn ? wn : "?");
-			rn->wl[i].exit_status = json_int(w, "exit_status", 0, INT_MIN, INT_MAX,
-							 &bad);
-			rn->wl[i].has_status = es && es->type == JSON_NUMBER && !bad;
+			rn->wl[i].exit_status = member_int(w, "exit_status", 0, INT_MIN, INT_MAX,
+							   &bad);
+			rn->wl[i].has_status = json_is_number(json_object_get(w, "exit_status")) &&
+					       !bad;
 		}
-		rn->nwl = wl->n;
+		rn->nwl = json_array_size(wl);
 	}
 	ret = 0;
 out:
-	json_free(doc);
+	json_decref(root);
 out_path:
 	free(path);
 	return ret;
@@ -254,8 +257,7 @@ out_path:
 static int load_campaign(struct report *r)
 {
 	char *path = xasprintf("%s/campaign.json", r->results);
-	struct json_doc *doc;
-	struct json *root, *kernel;
+	json_t *root, *kernel;
 	const char *s;
 	struct stat st;
 	int ret = -1;
@@ -264,15 +266,14 @@ static int load_campaign(struct report *r)
 		ffr_error(r->results, "not a results directory");
 		goto out_path;
 	}
-	doc = load_json(path, true);
-	if (!doc)
+	root = load_json(path, true);
+	if (!root)
 		goto out_path;
-	root = json_root(doc);
 	if (check_layout(path, root))
 		goto out;
-	kernel = json_get(root, "kernel");
+	kernel = json_object_get(root, "kernel");
 	if (!r->objtree) {
-		s = json_str(kernel, "objtree");
+		s = json_string_value(json_object_get(kernel, "objtree"));
 		if (!s) {
 			ffr_error(path, "no \"kernel\".\"objtree\" (or give --objtree)");
 			goto out;
@@ -280,22 +281,22 @@ static int load_campaign(struct report *r)
 		r->objtree = xstrdup(s);
 	}
 	if (!r->srctree) {
-		s = json_str(kernel, "srctree");
+		s = json_string_value(json_object_get(kernel, "srctree"));
 		if (!s) {
 			ffr_error(path, "no \"kernel\".\"srctree\" (or give --srctree)");
 			goto out;
 		}
 		r->srctree = xstrdup(s);
 	}
-	s = json_str(kernel, "gcov_dir");
+	s = json_string_value(json_object_get(kernel, "gcov_dir"));
 	r->gcov_dir = xstrdup(s ? s : "kernel/futex");
-	s = json_str(kernel, "version");
+	s = json_string_value(json_object_get(kernel, "version"));
 	r->kversion = xstrdup(s ? s : "unknown");
 	if (list_runs(r, root))
 		goto out;
 	ret = 0;
 out:
-	json_free(doc);
+	json_decref(root);
 out_path:
 	free(path);
 	return ret;
