@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report.json (schema in README.md), the lcov tracefiles and the terminal
+ * report.json (schema in README.md, built with jansson), the lcov tracefiles and the terminal
  * summary.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "errpath.h"
 #include "ffr.h"
@@ -21,23 +23,62 @@ static int close_checked(FILE *f, const char *path)
 	return 0;
 }
 
-static void json_kv_errors(FILE *f, const struct kv *kv, size_t n, bool errno_keys)
+/*
+ * A JSON string of s, null for NULL.  jansson takes UTF-8 only: bytes of
+ * anything else (a task's comm, a line of a kernel log) become '?'.
+ */
+static json_t *jstr(const char *s)
 {
+	json_t *j;
+	char *copy, *p;
+
+	if (!s)
+		return json_null();
+	j = json_string(s);
+	if (j)
+		return j;
+	copy = xstrdup(s);
+	for (p = copy; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	j = json_string(copy);
+	free(copy);
+	return j;
+}
+
+static json_t *jstrings(char *const *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, jstr(v[i]));
+	return a;
+}
+
+static json_t *kv_counts(const struct kv *kv, size_t n, bool errno_keys)
+{
+	json_t *o = json_object();
 	char op[64];
 	size_t i;
 
-	fputs("{", f);
 	for (i = 0; i < n; i++) {
-		fputs(i ? ", " : " ", f);
-		if (errno_keys) {
-			json_put_string(f, errno_name(kv[i].key));
-		} else {
+		if (!errno_keys)
 			futex_op_name(kv[i].key, op, sizeof(op));
-			json_put_string(f, op);
-		}
-		fprintf(f, ": %llu", kv[i].count);
+		json_object_set_new(o, errno_keys ? errno_name(kv[i].key) : op,
+				    json_integer(kv[i].count));
 	}
-	fputs(n ? " }" : "}", f);
+	return o;
+}
+
+static json_t *outcomes(const unsigned long long *oc)
+{
+	json_t *o = json_object();
+	int k;
+
+	for (k = 0; k < OC_NR; k++)
+		json_object_set_new(o, oc_names[k], json_integer(oc[k]));
+	return o;
 }
 
 static int cmp_task(const void *a, const void *b)
@@ -49,242 +90,208 @@ static int cmp_task(const void *a, const void *b)
 	return x->pid - y->pid;
 }
 
-static void pct_pair(FILE *f, const char *ind, const char *name, size_t total, size_t base,
-		     size_t camp, bool last)
+static json_t *pct_pair(size_t total, size_t base, size_t camp)
 {
-	fprintf(f, "%s\"%s\": { \"total\": %zu, \"baseline\": %zu, \"campaign\": %zu }%s\n", ind,
-		name, total, base, camp, last ? "" : ",");
+	return json_pack("{s:I, s:I, s:I}", "total", (json_int_t)total, "baseline",
+			 (json_int_t)base, "campaign", (json_int_t)camp);
 }
 
-static void write_site(struct report *r, FILE *f, struct site *s, bool last)
+static json_t *site_json(struct report *r, struct site *s)
 {
+	json_t *tasks = json_array(), *lines = json_array();
 	size_t i;
-	int k;
 
-	fputs("    {\n      \"name\": ", f);
-	json_put_string(f, s->name);
-	fputs(",\n      \"file\": ", f);
-	json_put_string(f, s->file);
-	fprintf(f, ",\n      \"line\": %d,\n      \"line_from_source\": %s,\n", s->line,
-		s->line_guessed ? "true" : "false");
-	fputs("      \"function\": ", f);
-	json_put_string(f, s->function);
-	fputs(",\n      \"errno\": ", f);
-	json_put_string(f, s->errname);
-	fputs(",\n      \"run\": ", f);
-	if (s->run > 0)
-		json_put_string(f, r->runs[s->run].name);
-	else
-		fputs("null", f);
-	fputs(",\n      \"run_status\": ", f);
-	if (s->run > 0)
-		json_put_string(f, r->runs[s->run].status);
-	else
-		fputs("null", f);
-	fprintf(f, ",\n      \"fired\": %llu,\n", s->fired);
-	fprintf(f, "      \"table_injected\": %lld,\n", s->table_injected);
-	fputs("      \"caller\": ", f);
-	if (s->caller_sym)
-		json_put_string(f, s->caller_sym);
-	else
-		fputs("null", f);
-	fputs(",\n      \"outcomes\": {", f);
-	for (k = 0; k < OC_NR; k++)
-		fprintf(f, "%s\"%s\": %llu", k ? ", " : " ", oc_names[k], s->oc[k]);
-	fputs(" },\n      \"errors_returned\": ", f);
-	json_kv_errors(f, s->errors, s->nerrors, true);
-	fputs(",\n      \"by_op\": ", f);
-	json_kv_errors(f, s->ops, s->nops, false);
-	fputs(",\n      \"by_task\": [", f);
 	if (s->ntasks)
 		qsort(s->tasks, s->ntasks, sizeof(*s->tasks), cmp_task);
-	for (i = 0; i < s->ntasks && i < 20; i++) {
-		fprintf(f, "%s{ \"comm\": ", i ? ", " : " ");
-		json_put_string(f, s->tasks[i].comm);
-		fprintf(f, ", \"pid\": %d, \"count\": %llu }", s->tasks[i].pid, s->tasks[i].count);
-	}
-	fprintf(f, "%s],\n", s->ntasks ? " " : "");
-	fprintf(f, "      \"recovery\": {\n        \"lines_total\": %zu,\n        \"error_lines\": %zu,\n        \"branches\": %zu,\n        \"lines\": [",
-		s->nrec, s->rec_error, s->rec_branches);
+	for (i = 0; i < s->ntasks && i < 20; i++)
+		json_array_append_new(tasks, json_pack("{s:o, s:i, s:I}", "comm",
+						       jstr(s->tasks[i].comm), "pid", s->tasks[i].pid,
+						       "count", (json_int_t)s->tasks[i].count));
 	for (i = 0; i < s->nrec; i++) {
 		struct srcfile *sf = &r->files[s->rec[i].file];
 		int ln = s->rec[i].line;
+		bool ep = sf->ep && ln <= sf->nlines && (sf->ep[ln] & EP_ERROR) &&
+			  !(sf->ep[ln] & EP_TEST);
 
-		fprintf(f, "%s\n          { \"file\": ", i ? "," : "");
-		json_put_string(f, sf->rel);
-		fprintf(f, ", \"line\": %d, \"error_path\": %s }", ln,
-			sf->ep && ln <= sf->nlines && (sf->ep[ln] & EP_ERROR) && !(sf->ep[ln] & EP_TEST) ?
-			"true" : "false");
+		json_array_append_new(lines, json_pack("{s:o, s:i, s:b}", "file", jstr(sf->rel),
+						       "line", ln, "error_path", ep));
 	}
-	fprintf(f, "%s]\n      }\n    }%s\n", s->nrec ? "\n        " : "", last ? "" : ",");
-}
-
-static void json_strings(FILE *f, char *const *v, size_t n, const char *sep)
-{
-	size_t i;
-
-	fputs("[", f);
-	for (i = 0; i < n; i++) {
-		fputs(i ? sep : "", f);
-		json_put_string(f, v[i]);
-	}
-	fputs("]", f);
+	return json_pack("{s:o, s:o, s:i, s:b, s:o, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o,"
+			 " s:o, s:{s:I, s:I, s:I, s:o}}",
+			 "name", jstr(s->name),
+			 "file", jstr(s->file),
+			 "line", s->line,
+			 "line_from_source", s->line_guessed,
+			 "function", jstr(s->function),
+			 "errno", jstr(s->errname),
+			 "run", jstr(s->run > 0 ? r->runs[s->run].name : NULL),
+			 "run_status", jstr(s->run > 0 ? r->runs[s->run].status : NULL),
+			 "fired", (json_int_t)s->fired,
+			 "table_injected", (json_int_t)s->table_injected,
+			 "caller", jstr(s->caller_sym),
+			 "outcomes", outcomes(s->oc),
+			 "errors_returned", kv_counts(s->errors, s->nerrors, true),
+			 "by_op", kv_counts(s->ops, s->nops, false),
+			 "by_task", tasks,
+			 "recovery",
+			 "lines_total", (json_int_t)s->nrec,
+			 "error_lines", (json_int_t)s->rec_error,
+			 "branches", (json_int_t)s->rec_branches,
+			 "lines", lines);
 }
 
 /* "findings": one object a run, README.md "report.json" */
-static void write_findings(struct report *r, FILE *f)
+static void add_findings(struct report *r, json_t *root)
 {
 	struct findings *fs = r->findings;
+	json_t *list = json_array(), *base = json_array(), *wl, *other;
 	size_t i, k;
 
-	fputs("  \"findings\": [", f);
 	for (i = 0; fs && i < fs->n; i++) {
 		struct finding *fd = &fs->f[i];
 		struct run *rn = &r->runs[fd->run];
 		struct kreport *kr = &fd->reps[0];
 
-		fputs(i ? ",\n    { \"run\": " : "\n    { \"run\": ", f);
-		json_put_string(f, rn->name);
-		fputs(", \"sites\": ", f);
-		json_strings(f, rn->enabled, rn->nenabled, ", ");
-		fputs(", \"status\": ", f);
-		json_put_string(f, rn->status);
-		fputs(", \"health\": ", f);
-		if (fd->health)
-			json_put_string(f, fd->health);
-		else
-			fputs("null", f);
-		fputs(",\n      \"workloads\": [", f);
-		for (k = 0; k < rn->nwl; k++) {
-			fputs(k ? ", " : "", f);
-			json_put_string(f, rn->wl[k].name);
-		}
-		fputs("], \"source\": ", f);
-		json_put_string(f, fd->source);
-		fputs(",\n      \"title\": ", f);
-		json_put_string(f, kr->title);
-		fputs(",\n      \"stack\": ", f);
-		json_strings(f, kr->lines, kr->nlines, ",\n        ");
-		fputs(",\n      \"other_reports\": [", f);
-		for (k = 1; k < fd->nreps; k++) {
-			fputs(k > 1 ? ", " : "", f);
-			json_put_string(f, fd->reps[k].title);
-		}
-		fprintf(f, "],\n      \"baseline_clean\": %s, \"baseline_same_title\": %s }",
-			fd->baseline_clean ? "true" : "false", fd->baseline_same ? "true" : "false");
+		wl = json_array();
+		for (k = 0; k < rn->nwl; k++)
+			json_array_append_new(wl, jstr(rn->wl[k].name));
+		other = json_array();
+		for (k = 1; k < fd->nreps; k++)
+			json_array_append_new(other, jstr(fd->reps[k].title));
+		json_array_append_new(list, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+						      " s:o, s:b, s:b}",
+						      "run", jstr(rn->name),
+						      "sites", jstrings(rn->enabled, rn->nenabled),
+						      "status", jstr(rn->status),
+						      "health", jstr(fd->health),
+						      "workloads", wl,
+						      "source", jstr(fd->source),
+						      "title", jstr(kr->title),
+						      "stack", jstrings(kr->lines, kr->nlines),
+						      "other_reports", other,
+						      "baseline_clean", fd->baseline_clean,
+						      "baseline_same_title", fd->baseline_same));
 	}
-	fputs(fs && fs->n ? "\n  ],\n" : "],\n", f);
-	fputs("  \"baseline_reports\": ", f);
-	fputs("[", f);
-	for (i = 0; fs && i < fs->nbase; i++) {
-		fputs(i ? ", " : "", f);
-		json_put_string(f, fs->base[i].title);
-	}
-	fputs("],\n", f);
+	for (i = 0; fs && i < fs->nbase; i++)
+		json_array_append_new(base, jstr(fs->base[i].title));
+	json_object_set_new(root, "findings", list);
+	json_object_set_new(root, "baseline_reports", base);
 }
 
-int write_json(struct report *r, const char *path)
+static json_t *run_json(struct run *rn)
+{
+	json_t *wl = json_array();
+	size_t k;
+
+	for (k = 0; k < rn->nwl; k++)
+		json_array_append_new(wl, json_pack("{s:o, s:o}", "name", jstr(rn->wl[k].name),
+						    "exit_status", rn->wl[k].has_status ?
+						    json_integer(rn->wl[k].exit_status) :
+						    json_null()));
+	return json_pack("{s:o, s:o, s:o, s:b, s:I, s:I, s:I, s:I, s:o}",
+			 "name", jstr(rn->name),
+			 "status", jstr(rn->status),
+			 "sites_enabled", jstrings(rn->enabled, rn->nenabled),
+			 "coverage_data", rn->has_cov,
+			 "traces", (json_int_t)rn->ntraces,
+			 "records", (json_int_t)rn->records,
+			 "injected", (json_int_t)rn->injects,
+			 "lost_events", (json_int_t)rn->lost,
+			 "workloads", wl);
+}
+
+static json_t *report_json(struct report *r)
 {
 	unsigned long long oc[OC_NR];
+	json_t *root, *files, *runs, *sites;
 	struct totals t;
-	FILE *f;
-	size_t i, k;
-	int o;
+	char *gen;
+	size_t i;
 
-	f = fopen(path, "w");
-	if (!f)
-		return ffr_error(path, "%s", strerror(errno));
 	all_totals(r, &t);
 	outcome_totals(r, oc);
-
-	fprintf(f, "{\n  \"schema\": \"%s\",\n  \"generator\": \"futex-fault-report %s\",\n",
-		FFR_SCHEMA, FFR_VERSION);
-	fprintf(f, "  \"layout_version\": %d,\n  \"results\": ", FFR_LAYOUT_VERSION);
-	json_put_string(f, r->results);
-	fputs(",\n  \"kernel\": { \"version\": ", f);
-	json_put_string(f, r->kversion);
-	fputs(", \"srctree\": ", f);
-	json_put_string(f, r->srctree);
-	fputs(", \"objtree\": ", f);
-	json_put_string(f, r->objtree);
-	fputs(", \"gcno_dir\": ", f);
-	json_put_string(f, r->gcno_dir);
-	fputs(" },\n", f);
-	fprintf(f, "  \"sites_total\": %zu,\n  \"sites_fired\": %zu,\n", r->nsites, sites_fired(r));
-	fprintf(f, "  \"events\": %llu,\n", r->events);
-	fputs("  \"outcomes\": {", f);
-	for (o = 0; o < OC_NR; o++)
-		fprintf(f, "%s\"%s\": %llu", o ? ", " : " ", oc_names[o], oc[o]);
-	fputs(" },\n", f);
-
-	fputs("  \"coverage\": {\n", f);
-	pct_pair(f, "    ", "lines", t.lines, t.lines_base, t.lines_camp, false);
-	pct_pair(f, "    ", "branches", t.branches, t.br_base, t.br_camp, false);
-	pct_pair(f, "    ", "functions", t.functions, t.fn_base, t.fn_camp, true);
-	fputs("  },\n", f);
-
-	fputs("  \"error_paths\": {\n    \"definition\": \"README.md#error-paths\",\n", f);
-	fprintf(f, "    \"lines_total\": %zu,\n    \"lines_covered\": %zu,\n", t.ep_lines, t.ep_camp);
-	fprintf(f, "    \"lines_baseline\": %zu,\n    \"lines_injection_only\": %zu,\n", t.ep_base,
-		t.ep_camp - t.ep_base);
-	fprintf(f, "    \"lines_never\": %zu,\n", t.ep_lines - t.ep_camp);
-	fprintf(f, "    \"branches_total\": %zu,\n    \"branches_covered\": %zu,\n", t.ep_branches,
-		t.ep_br_camp);
-	fprintf(f, "    \"branches_baseline\": %zu\n  },\n", t.ep_br_base);
-
-	fputs("  \"files\": [\n", f);
+	files = json_array();
 	for (i = 0; i < r->nfiles; i++) {
 		struct totals ft = { 0 };
 
 		file_totals(r, &r->files[i], &ft);
-		fputs("    { \"file\": ", f);
-		json_put_string(f, r->files[i].rel);
-		fputs(", \"page\": ", f);
-		json_put_string(f, r->files[i].page);
-		fputs(",\n", f);
-		pct_pair(f, "      ", "lines", ft.lines, ft.lines_base, ft.lines_camp, false);
-		pct_pair(f, "      ", "branches", ft.branches, ft.br_base, ft.br_camp, false);
-		pct_pair(f, "      ", "error_lines", ft.ep_lines, ft.ep_base, ft.ep_camp, false);
-		pct_pair(f, "      ", "error_branches", ft.ep_branches, ft.ep_br_base, ft.ep_br_camp,
-			 true);
-		fprintf(f, "    }%s\n", i + 1 < r->nfiles ? "," : "");
+		json_array_append_new(files, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
+			"file", jstr(r->files[i].rel),
+			"page", jstr(r->files[i].page),
+			"lines", pct_pair(ft.lines, ft.lines_base, ft.lines_camp),
+			"branches", pct_pair(ft.branches, ft.br_base, ft.br_camp),
+			"error_lines", pct_pair(ft.ep_lines, ft.ep_base, ft.ep_camp),
+			"error_branches", pct_pair(ft.ep_branches, ft.ep_br_base, ft.ep_br_camp)));
 	}
-	fputs("  ],\n", f);
-
-	fputs("  \"runs\": [\n", f);
-	for (i = 0; i < r->nruns; i++) {
-		struct run *rn = &r->runs[i];
-
-		fputs("    { \"name\": ", f);
-		json_put_string(f, rn->name);
-		fputs(", \"status\": ", f);
-		json_put_string(f, rn->status);
-		fputs(", \"sites_enabled\": [", f);
-		for (k = 0; k < rn->nenabled; k++) {
-			fputs(k ? ", " : "", f);
-			json_put_string(f, rn->enabled[k]);
-		}
-		fprintf(f, "], \"coverage_data\": %s, \"traces\": %zu, \"records\": %llu, \"injected\": %llu, \"lost_events\": %llu,\n      \"workloads\": [",
-			rn->has_cov ? "true" : "false", rn->ntraces, rn->records, rn->injects,
-			rn->lost);
-		for (k = 0; k < rn->nwl; k++) {
-			fputs(k ? ", " : " ", f);
-			fputs("{ \"name\": ", f);
-			json_put_string(f, rn->wl[k].name);
-			if (rn->wl[k].has_status)
-				fprintf(f, ", \"exit_status\": %d }", rn->wl[k].exit_status);
-			else
-				fputs(", \"exit_status\": null }", f);
-		}
-		fprintf(f, "%s] }%s\n", rn->nwl ? " " : "", i + 1 < r->nruns ? "," : "");
-	}
-	fputs("  ],\n", f);
-	write_findings(r, f);
-
-	fputs("  \"sites\": [\n", f);
+	runs = json_array();
+	for (i = 0; i < r->nruns; i++)
+		json_array_append_new(runs, run_json(&r->runs[i]));
+	sites = json_array();
 	for (i = 0; i < r->nsites; i++)
-		write_site(r, f, &r->sites[i], i + 1 == r->nsites);
-	fputs("  ]\n}\n", f);
+		json_array_append_new(sites, site_json(r, &r->sites[i]));
+
+	gen = xasprintf("futex-fault-report %s", FFR_VERSION);
+	root = json_pack("{s:s, s:s, s:i, s:o, s:{s:o, s:o, s:o, s:o}, s:I, s:I, s:I, s:o,"
+			 " s:{s:o, s:o, s:o},"
+			 " s:{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:o, s:o}",
+			 "schema", FFR_SCHEMA,
+			 "generator", gen,
+			 "layout_version", FFR_LAYOUT_VERSION,
+			 "results", jstr(r->results),
+			 "kernel",
+			 "version", jstr(r->kversion),
+			 "srctree", jstr(r->srctree),
+			 "objtree", jstr(r->objtree),
+			 "gcno_dir", jstr(r->gcno_dir),
+			 "sites_total", (json_int_t)r->nsites,
+			 "sites_fired", (json_int_t)sites_fired(r),
+			 "events", (json_int_t)r->events,
+			 "outcomes", outcomes(oc),
+			 "coverage",
+			 "lines", pct_pair(t.lines, t.lines_base, t.lines_camp),
+			 "branches", pct_pair(t.branches, t.br_base, t.br_camp),
+			 "functions", pct_pair(t.functions, t.fn_base, t.fn_camp),
+			 "error_paths",
+			 "definition", "README.md#error-paths",
+			 "lines_total", (json_int_t)t.ep_lines,
+			 "lines_covered", (json_int_t)t.ep_camp,
+			 "lines_baseline", (json_int_t)t.ep_base,
+			 "lines_injection_only", (json_int_t)(t.ep_camp - t.ep_base),
+			 "lines_never", (json_int_t)(t.ep_lines - t.ep_camp),
+			 "branches_total", (json_int_t)t.ep_branches,
+			 "branches_covered", (json_int_t)t.ep_br_camp,
+			 "branches_baseline", (json_int_t)t.ep_br_base,
+			 "files", files,
+			 "runs", runs);
+	free(gen);
+	if (root) {
+		add_findings(r, root);
+		json_object_set_new(root, "sites", sites);
+	} else {
+		json_decref(sites);
+	}
+	return root;
+}
+
+int write_json(struct report *r, const char *path)
+{
+	json_t *root = report_json(r);
+	FILE *f;
+	int ret;
+
+	if (!root)
+		return ffr_error(path, "cannot build the report's JSON");
+	f = fopen(path, "w");
+	if (!f) {
+		json_decref(root);
+		return ffr_error(path, "%s", strerror(errno));
+	}
+	ret = json_dumpf(root, f, JSON_INDENT(2));
+	json_decref(root);
+	if (ret || fputc('\n', f) == EOF) {
+		fclose(f);
+		return ffr_error(path, "write error: %s", strerror(errno ? errno : EIO));
+	}
 	return close_checked(f, path);
 }
 
