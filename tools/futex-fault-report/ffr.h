@@ -175,7 +175,7 @@ int srcfile_index(struct report *r, const char *rel);
 /* analyse.c */
 int analyse(struct report *r);
 
-/* output: json.c, html.c, lcov */
+/* output: output.c (report.json through jansson, lcov), html.c */
 int write_json(struct report *r, const char *path);
 int write_html(struct report *r, const char *dir);
 int write_lcov(struct report *r, const char *path, int run);

@@ -17,7 +17,7 @@
 #include <trace-seq.h>
 
 #include "fmtsym.h"
-#include "json.h"
+#include "jnum.h"
 #include "util.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -46,8 +46,8 @@ static struct {
 
 static struct {
 	char		*path;		/* the report loaded */
-	struct json_doc	*doc;
-	struct json	*sites;
+	json_t		*doc;
+	json_t		*sites;
 	bool		failed;
 } rep;
 
@@ -113,49 +113,46 @@ static const char *site_name(struct tep_record *rec, unsigned long long site)
 	return (const char *)rec->data + off;
 }
 
-static struct json *report_site(struct trace_seq *s, const char *name)
+static json_t *report_site(struct trace_seq *s, const char *name)
 {
 	const char *path = opt_report->value;
-	unsigned int i;
+	json_t *site;
+	size_t i;
 
 	if (!path || !*path || !name)
 		return NULL;
 	if (!rep.path || strcmp(rep.path, path)) {
-		char err[256], *text;
+		json_error_t err;
+		char *text;
 		size_t len;
 
-		json_free(rep.doc);
+		json_decref(rep.doc);
 		free(rep.path);
 		memset(&rep, 0, sizeof(rep));
 		rep.path = strdup(path);
 		text = read_file(path, &len);
-		rep.doc = text ? json_parse(text, len, err, sizeof(err)) : NULL;
+		rep.doc = text ? json_loadb(text, len, JSON_DECODE_INT_AS_REAL, &err) : NULL;
 		free(text);
-		if (!rep.doc) {
-			snprintf(err, sizeof(err), "cannot read it");
-			rep.failed = true;
-		} else {
-			rep.sites = json_get(json_root(rep.doc), "sites");
-			rep.failed = !rep.sites || rep.sites->type != JSON_ARRAY;
-		}
+		rep.sites = json_object_get(rep.doc, "sites");
+		rep.failed = !json_is_array(rep.sites);
 		if (rep.failed)
 			fprintf(stderr, "plugin_futex_fault: %s: not a futex-fault-report report.json\n",
 				path);
 	}
 	if (rep.failed)
 		return NULL;
-	for (i = 0; i < rep.sites->n; i++) {
-		const char *n = json_str(rep.sites->kids[i], "name");
+	json_array_foreach(rep.sites, i, site) {
+		const char *n = json_string_value(json_object_get(site, "name"));
 
 		if (n && !strcmp(n, name))
-			return rep.sites->kids[i];
+			return site;
 	}
 	return NULL;
 }
 
 static void print_report(struct trace_seq *s, const char *name)
 {
-	struct json *site = report_site(s, name), *oc, *rec;
+	json_t *site = report_site(s, name), *oc, *rec;
 
 	if (!opt_report->value || !*opt_report->value)
 		return;
@@ -163,13 +160,13 @@ static void print_report(struct trace_seq *s, const char *name)
 		trace_seq_puts(s, " [not in report]");
 		return;
 	}
-	oc = json_get(site, "outcomes");
-	rec = json_get(site, "recovery");
+	oc = json_object_get(site, "outcomes");
+	rec = json_object_get(site, "recovery");
 	trace_seq_printf(s, " [fired=%.0f recovered=%.0f error=%.0f exit=%.0f noreturn=%.0f recovery_lines=%.0f error_lines=%.0f]",
-			 json_num(site, "fired", 0), json_num(oc, "recovered", 0),
-			 json_num(oc, "error", 0), json_num(oc, "exit", 0),
-			 json_num(oc, "noreturn", 0), json_num(rec, "lines_total", 0),
-			 json_num(rec, "error_lines", 0));
+			 member_num(site, "fired", 0), member_num(oc, "recovered", 0),
+			 member_num(oc, "error", 0), member_num(oc, "exit", 0),
+			 member_num(oc, "noreturn", 0), member_num(rec, "lines_total", 0),
+			 member_num(rec, "error_lines", 0));
 }
 
 static int futex_fault_handler(struct trace_seq *s, struct tep_record *rec,
@@ -230,7 +227,7 @@ EXPORT void tep_plugin_unloader(struct tep_handle *tep)
 	tep_plugin_remove_options(tep_plugin_options);
 	symtab_free(&ev.sites);
 	memset(&ev, 0, sizeof(ev));
-	json_free(rep.doc);
+	json_decref(rep.doc);
 	free(rep.path);
 	memset(&rep, 0, sizeof(rep));
 }

@@ -179,26 +179,6 @@ void html_escape(FILE *f, const char *s)
 	}
 }
 
-void json_put_string(FILE *f, const char *s)
-{
-	putc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			putc(c, f);
-	}
-	putc('"', f);
-}
-
 const char *errno_name(int err)
 {
 	static char buf[24];

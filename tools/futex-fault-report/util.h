@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Small helpers shared by futex-fault-report and its plugin: checked
- * allocation, a growable string buffer, whole-file reads, HTML/JSON escaping.
+ * allocation, a growable string buffer, whole-file reads, HTML escaping.
  */
 #ifndef FFR_UTIL_H
 #define FFR_UTIL_H
@@ -42,7 +42,6 @@ char *read_file(const char *path, size_t *len);
 
 /* write escaped text */
 void html_escape(FILE *f, const char *s);
-void json_put_string(FILE *f, const char *s);
 
 /* "EFAULT" for 14; a static buffer with the number for unknown values */
 const char *errno_name(int err);

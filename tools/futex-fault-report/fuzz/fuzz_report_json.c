@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fuzz target: a report.json as the plugin loads it (-O
- * futex_fault:report=FILE): json.c's parser, then the lookups and the
+ * futex_fault:report=FILE): jansson's parser and the plugin's reading of
+ * it, then the lookups and the
  * annotation printed for every site named in it and for one that is not.
  */
 #include "fuzz.h"
@@ -23,16 +24,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct trace_seq s;
-	unsigned int i;
+	size_t i;
 
 	fuzz_write(path, data, size);
-	json_free(rep.doc);
+	json_decref(rep.doc);
 	free(rep.path);
 	memset(&rep, 0, sizeof(rep));
 	trace_seq_init(&s);
 	print_report(&s, "wait_get_value");
-	for (i = 0; !rep.failed && rep.sites && i < rep.sites->n; i++) {
-		const char *name = json_str(rep.sites->kids[i], "name");
+	for (i = 0; !rep.failed && i < json_array_size(rep.sites); i++) {
+		const char *name = json_string_value(json_object_get(json_array_get(rep.sites, i),
+								     "name"));
 
 		if (name)
 			print_report(&s, name);
