@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A refactoring of the reporter must not change what it reports: build the
+# reporter of REF (default: where this branch left main) in a scratch
+# directory, run it and the reporter in TOOLDIR on the recorded fixture, and
+# compare the two report.json files after `jq -S .` byte for byte.
+#
+# usage: tests/report/same-report.sh [TOOLDIR]
+#   TOOLDIR   built reporter to check (default tools/futex-fault-report)
+#   REF       git revision of the reference reporter (default: merge-base HEAD main)
+#   FF_TREE   work tree holding the fixture's source blobs (default build/linux)
+#
+# Exit status 0 when the two are the same, 1 when they differ (a diff is
+# printed), 2 when the check could not run.
+
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+tool=$(cd "${1:-$repo/tools/futex-fault-report}" && pwd)
+ref=${REF:-$(git -C "$repo" merge-base HEAD main)}
+tree=${FF_TREE:-$repo/build/linux}
+
+die() { echo "same-report.sh: $*" >&2; exit 2; }
+
+[ -x "$tool/futex-fault-report" ] || die "$tool/futex-fault-report: not built (make -C $tool)"
+command -v jq >/dev/null || die "jq: not installed"
+
+work=$(mktemp -d /tmp/ffr-same.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+tar -C "$work" -xJf "$here/fixture.tar.xz" || die "$here/fixture.tar.xz: cannot unpack"
+fx=$work/fixture
+src=$work/src
+mkdir -p "$src/kernel/futex"
+while read -r id f; do
+	git -C "$tree" cat-file blob "$id" > "$src/$f" 2>/dev/null ||
+		die "$tree: no blob $id ($f) of the fixture's sources"
+done < "$fx/sources.txt"
+
+mkdir "$work/ref"
+git -C "$repo" archive "$ref" tools/futex-fault-report | tar -C "$work/ref" -x ||
+	die "$ref: cannot export tools/futex-fault-report"
+make -s -C "$work/ref/tools/futex-fault-report" futex-fault-report >"$work/build.log" 2>&1 ||
+	{ cat "$work/build.log" >&2; die "$ref: the reference reporter does not build"; }
+
+"$work/ref/tools/futex-fault-report/futex-fault-report" --srctree "$src" -q \
+	-o "$work/out-ref" "$fx" || die "$ref: the reference reporter failed"
+"$tool/futex-fault-report" --srctree "$src" -q -o "$work/out-new" "$fx" ||
+	die "$tool/futex-fault-report failed"
+
+jq -S . "$work/out-ref/report.json" > "$work/ref.json"
+jq -S . "$work/out-new/report.json" > "$work/new.json"
+if cmp -s "$work/ref.json" "$work/new.json"; then
+	echo "same report.json (jq -S, $(wc -c < "$work/new.json") bytes) as $(git -C "$repo" rev-parse --short "$ref")"
+else
+	diff -u "$work/ref.json" "$work/new.json" | head -n 60
+	echo "report.json differs from $(git -C "$repo" rev-parse --short "$ref")'s" >&2
+	exit 1
+fi
