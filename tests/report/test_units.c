@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "errpath.h"
-#include "jnum.h"
+#include "json_number.h"
 #include "outcome.h"
 #include "util.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "errpath.h"
-#include "ffr.h"
+#include "report.h"
 #include "findings.h"
 #include "util.h"
 

@@ -20,8 +20,8 @@
 
 #include <jansson.h>
 
-#include "ffr.h"
-#include "jnum.h"
+#include "report.h"
+#include "json_number.h"
 #include "util.h"
 
 /*

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "errpath.h"
-#include "ffr.h"
+#include "report.h"
 #include "findings.h"
 #include "util.h"
 

@@ -19,8 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ffr.h"
-#include "jnum.h"
+#include "report.h"
+#include "json_number.h"
 #include "util.h"
 
 static void usage(FILE *f)
@@ -48,7 +48,7 @@ static void usage(FILE *f)
 
 /* ------------------------------------------------------------ loading */
 
-/* run.json and campaign.json: objects, numbers as doubles (see jnum.h) */
+/* run.json and campaign.json: objects, numbers as doubles (see json_number.h) */
 #define RESULTS_JSON_FLAGS	(JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL)
 
 static json_t *load_json(const char *path, bool required)

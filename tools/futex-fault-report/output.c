@@ -10,7 +10,7 @@
 #include <jansson.h>
 
 #include "errpath.h"
-#include "ffr.h"
+#include "report.h"
 #include "findings.h"
 #include "util.h"
 

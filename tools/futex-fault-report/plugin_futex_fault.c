@@ -16,8 +16,8 @@
 #include <event-parse.h>
 #include <trace-seq.h>
 
-#include "fmtsym.h"
-#include "jnum.h"
+#include "print_symbolic.h"
+#include "json_number.h"
 #include "util.h"
 
 #define EXPORT __attribute__((visibility("default")))

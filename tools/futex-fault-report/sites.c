@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "ffr.h"
+#include "report.h"
 #include "util.h"
 
 enum col { C_NAME, C_FILE, C_LINE, C_FUNCTION, C_ERRNO, C_HITS, C_INJECTED, C_NR };

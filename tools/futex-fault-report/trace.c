@@ -36,8 +36,8 @@
 
 #include <trace-cmd.h>
 
-#include "ffr.h"
-#include "fmtsym.h"
+#include "report.h"
+#include "print_symbolic.h"
 #include "util.h"
 
 /* PID_MAX_LIMIT on 64-bit: a larger pid is a corrupt record */

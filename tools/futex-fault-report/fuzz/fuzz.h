@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../ffr.h"
+#include "../report.h"
 #include "../util.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

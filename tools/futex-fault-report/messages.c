@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ffr.h"
+#include "messages.h"
 #include "util.h"
 
 static __thread struct strbuf *msg_sink;

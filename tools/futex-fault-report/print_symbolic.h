@@ -4,8 +4,8 @@
  * The kernel writes the site enum into the format with TRACE_DEFINE_ENUM,
  * so the names come from the trace itself and no list is compiled in.
  */
-#ifndef FFR_FMTSYM_H
-#define FFR_FMTSYM_H
+#ifndef FFR_PRINT_SYMBOLIC_H
+#define FFR_PRINT_SYMBOLIC_H
 
 #include <event-parse.h>
 
@@ -27,4 +27,4 @@ static inline const char *symtab_name(const struct symtab *tab, unsigned long lo
 	return v < tab->n ? tab->name[v] : NULL;
 }
 
-#endif /* FFR_FMTSYM_H */
+#endif /* FFR_PRINT_SYMBOLIC_H */

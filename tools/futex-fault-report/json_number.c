@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Numbers of the members of jansson objects, checked before conversion. */
-#include "jnum.h"
+#include "json_number.h"
 
 double member_num(const json_t *obj, const char *key, double def)
 {

@@ -8,7 +8,7 @@
  * the formats first without parsing trace.dat itself, so it contains the
  * crash instead:
  *
- * - each thread names the trace it is reading (ffr_guard_file()); a fatal
+ * - each reader names the trace it is reading (ffr_guard_file()); a fatal
  *   signal prints that name, says the file is corrupt, and then lets the
  *   signal kill the process as before;
  *
@@ -28,7 +28,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ffr.h"
+#include "crash_guard.h"
+#include "messages.h"
 #include "util.h"
 
 static __thread const char *guard_file;

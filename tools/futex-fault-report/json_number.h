@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Numbers of the members of jansson objects. */
-#ifndef FFR_JNUM_H
-#define FFR_JNUM_H
+#ifndef FFR_JSON_NUMBER_H
+#define FFR_JSON_NUMBER_H
 
 #include <stdbool.h>
 
@@ -21,4 +21,4 @@ double member_num(const json_t *obj, const char *key, double def);
 long long member_int(const json_t *obj, const char *key, long long def, long long min,
 		     long long max, bool *bad);
 
-#endif /* FFR_JNUM_H */
+#endif /* FFR_JSON_NUMBER_H */

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmtsym.h"
+#include "print_symbolic.h"
 
 /* the field an argument reads, looking through casts and operators */
 static const char *arg_field(struct tep_print_arg *arg)

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * futex-fault-report: one struct report owns everything read from a
+ * results directory (docs/results-layout.md) and everything computed.
+ */
+#ifndef FFR_REPORT_H
+#define FFR_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "crash_guard.h"
+#include "messages.h"
+#include "outcome.h"
+
+#define FFR_LAYOUT_VERSION	1
+#define FFR_SCHEMA		"futex-fault-report/1"
+#define FFR_VERSION		"1.0"
+
+struct kv {
+	long			key;
+	unsigned long long	count;
+};
+
+struct task_count {
+	char			*comm;
+	int			pid;
+	unsigned long long	count;
+};
+
+struct lineref {
+	int	file;
+	int	line;
+};
+
+struct site {
+	char			*name;
+	char			*file;		/* kernel/futex/waitwake.c */
+	char			*function;
+	char			*errname;	/* EFAULT */
+	int			line;		/* 0: unknown */
+	bool			line_guessed;	/* found in the source, not in the table */
+	int			file_idx;	/* into report.files, -1 if not profiled */
+	int			run;		/* run enabling it, -1 if none */
+	unsigned long long	fired;
+	unsigned long long	oc[OC_NR];
+	struct kv		*errors;	/* errno returned to user space -> count */
+	size_t			nerrors, caperrors;
+	struct kv		*ops;		/* futex op -> count */
+	size_t			nops, capops;
+	struct task_count	*tasks;
+	size_t			ntasks, captasks;
+	unsigned long long	caller;		/* first caller address seen */
+	char			*caller_sym;
+	/* recovery path: lines that ran in its run and not in the baseline */
+	struct lineref		*rec;
+	size_t			nrec, caprec;
+	size_t			rec_error;	/* of which error-path lines */
+	size_t			rec_branches;	/* branch arcs taken only in its run */
+	long long		table_hits;	/* from its run's sites.txt, -1 unknown */
+	long long		table_injected;
+};
+
+struct workload {
+	char	*name;
+	char	*command;
+	bool	has_status;
+	int	exit_status;
+};
+
+/* the coverage of one source file in one run */
+struct covdata {
+	unsigned long long	*lines;		/* [line] */
+	unsigned long long	**br;		/* [line][arc] */
+	unsigned long long	*fn;		/* [function] */
+};
+
+struct func {
+	char	*name;
+	int	start;
+	int	end;
+};
+
+struct srcfile {
+	char		*rel;		/* kernel/futex/core.c */
+	char		*abs;		/* the path gcov reports */
+	char		*page;		/* files/core.c.html */
+	char		*text;		/* source, NULL if unreadable */
+	char		**line_text;	/* [1..nlines] */
+	int		nlines;
+	unsigned char	*ep;		/* EP_* flags [0..nlines+1] */
+	int		maxline;
+	unsigned char	*has;		/* [line]: gcov has a record */
+	int		*nbr;		/* [line]: branch arcs */
+	struct func	*funcs;
+	size_t		nfuncs, capfuncs;
+	struct covdata	*cov;		/* [run] */
+	struct covdata	campaign;	/* sum over every run */
+};
+
+struct run {
+	char			*name;
+	char			*dir;
+	char			*status;	/* ok, crash, hang */
+	char			**enabled;
+	size_t			nenabled;
+	struct workload		*wl;
+	size_t			nwl;
+	bool			has_cov;
+	unsigned long long	injects;
+	unsigned long long	records;
+	unsigned long long	lost;
+	size_t			ntraces;
+};
+
+struct report {
+	const char	*results;
+	const char	*outdir;
+	char		*objtree;
+	char		*srctree;
+	char		*gcov_dir;	/* kernel/futex */
+	char		*gcno_dir;	/* where the .gcno are read from */
+	char		*kversion;
+	const char	*gcov;		/* the gcov program */
+	char		**exclude;	/* file names left out of the coverage */
+	size_t		nexclude;
+	bool		quiet;
+	int		threads;	/* reading traces */
+
+	struct site	*sites;
+	size_t		nsites, capsites;
+	struct run	*runs;		/* runs[0] is the baseline */
+	size_t		nruns, capruns;
+	struct srcfile	*files;
+	size_t		nfiles, capfiles;
+
+	unsigned long long	events;		/* records read, all traces */
+	double			trace_seconds;
+	double			gcov_seconds;
+	double			total_seconds;
+	char		*tmpdir;
+	struct findings	*findings;	/* findings.c, filled by analyse() */
+};
+
+/* sites.c */
+int sites_load(struct report *r, const char *path);
+struct site *site_find(struct report *r, const char *name);
+int site_locate(struct report *r, struct site *s);
+void site_count(struct kv **arr, size_t *n, size_t *cap, long key, unsigned long long inc);
+
+/* trace.c: read every run's traces (r->threads at a time), merged in run order */
+int trace_read_runs(struct report *r);
+double trace_bench(const char *path, unsigned long long *events, unsigned long long *injects);
+
+/* gcov.c */
+int cov_load(struct report *r);
+int srcfile_index(struct report *r, const char *rel);
+
+/* analyse.c */
+int analyse(struct report *r);
+
+/* output: output.c (report.json through jansson, lcov), html.c */
+int write_json(struct report *r, const char *path);
+int write_html(struct report *r, const char *dir);
+int write_lcov(struct report *r, const char *path, int run);
+void print_summary(struct report *r, FILE *f);
+
+/* computed totals, filled by analyse() */
+struct totals {
+	size_t	lines, lines_base, lines_camp;
+	size_t	branches, br_base, br_camp;
+	size_t	ep_lines, ep_base, ep_camp;
+	size_t	ep_branches, ep_br_base, ep_br_camp;
+	size_t	functions, fn_base, fn_camp;
+};
+void file_totals(struct report *r, struct srcfile *f, struct totals *t);
+void all_totals(struct report *r, struct totals *t);
+size_t sites_fired(struct report *r);
+void outcome_totals(struct report *r, unsigned long long oc[OC_NR]);
+/* sites whose run covered line (file, line) when the baseline did not */
+size_t line_sites(struct report *r, int file, int line, struct site **out, size_t max);
+
+#endif /* FFR_REPORT_H */
