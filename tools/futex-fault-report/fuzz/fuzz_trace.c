@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fuzz target: records through the reporter's per-record path of trace.c,
+ * Fuzz target: records through the reporter's per-record path (trace_decode.c),
  * as one run's trace: the cached field offsets, pid checks, site mapping
  * (by the print fmt's table and by the record's own name string), the
  * outcome engine, comm and caller naming, and the merge into the report.
@@ -20,7 +20,7 @@
 
 #include "fuzz.h"
 
-#include "../trace.c"
+#include "../trace.h"
 
 #define REC_LOST	0x8000
 #define REC_SIZE	0x7fff
@@ -130,7 +130,7 @@ static void reset_sites(void)
 }
 
 /* the records, as tracecmd_record() takes them: the rest skipped after a bad one */
-static int feed(struct tctx *t, const uint8_t *data, size_t size)
+static int feed(struct decoder *t, const uint8_t *data, size_t size)
 {
 	size_t off = 0;
 	int ret = 0;
@@ -145,7 +145,7 @@ static int feed(struct tctx *t, const uint8_t *data, size_t size)
 			len = size - off;
 		rec = xmalloc(len ? len : 1);
 		memcpy(rec, data + off, len);
-		ret = handle_record(t, rec, len, hdr & REC_LOST ? 1 : 0);
+		ret = decode_record(t, rec, len, hdr & REC_LOST ? 1 : 0);
 		free(rec);
 		off += len;
 	}
@@ -154,7 +154,7 @@ static int feed(struct tctx *t, const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct tctx t = { .r = &r, .path = "fuzz.dat", .bad_site = -1 };
+	struct decoder t = { .r = &r, .path = "fuzz.dat" };
 	struct trace_job job = { .run = 0 };
 	struct strbuf msg;
 	int ret;
@@ -163,25 +163,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ffr_msg_capture(&msg);
 	t.tep = tracecmd_get_tep(handle);
 	t.ps = xcalloc(r.nsites, sizeof(*t.ps));
-	ret = setup(&t);
+	ret = decoder_setup(&t);
 	if (!ret) {
-		t.oc = oc_new(exit_nrs, outcome_cb, &t);
+		decoder_start(&t);
 		ret = feed(&t, data, size);
-		oc_finish(t.oc);
-		ret = check_records(&t, ret);
+		decoder_end(&t);
+		ret = decoder_check(&t, ret);
 		if (!ret)
-			name_tasks(&t);
+			decoder_name_tasks(&t);
 	}
-	free(t.site_map);
-	free(t.bad_name);
+	decoder_free(&t);
 	job.sites = t.ps;
 	job.records = t.records;
 	job.injects = t.injects;
 	job.lost = t.lost;
 	if (ret == 0)
-		merge_job(&r, &job, 0, caller_job);
+		trace_job_merge(&r, &job, 0, caller_job);
 	sb_init(&job.msg);
-	free_job(&r, &job);
+	trace_job_free(&r, &job);
 	reset_sites();
 	ffr_msg_capture(NULL);
 	sb_free(&msg);
