@@ -3,371 +3,21 @@
  * futex-fault-report - which futex error paths did fault injection
  * exercise, because of which site, with what result.
  *
- * Reads a campaign results directory (docs/results-layout.md), writes
- * index.html, a page per source file, report.json and lcov tracefiles into a scratch
- * directory beside the output, and renames it into place only when all of
- * it was written: an error leaves no report that looks complete.
+ * Reads a campaign results directory (docs/results-layout.md: results.c,
+ * trace_pool.c, gcov.c), analyses it once (analyse.c), and renders the
+ * result as index.html and a page per source file (html.c), report.json
+ * (report_json.c), lcov tracefiles (lcov.c) and a terminal summary
+ * (summary.c).  The files appear only once all of them are written
+ * (output_swap.c), and a crash leaves no half-made report (crash_guard.c).
  */
-#include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "report.h"
-#include "json_number.h"
 #include "util.h"
-
-static void usage(FILE *f)
-{
-	fputs("usage: futex-fault-report [options] RESULTS\n"
-	      "       futex-fault-report --parse TRACE.dat...\n"
-	      "\n"
-	      "Report which futex error paths a fault-injection campaign exercised.\n"
-	      "RESULTS is a campaign results directory (docs/results-layout.md).\n"
-	      "\n"
-	      "  -o, --output DIR     where to write the report (default RESULTS/report);\n"
-	      "                       replaced as a whole, only once complete\n"
-	      "      --objtree DIR    kernel build directory (default: campaign.json)\n"
-	      "      --srctree DIR    kernel source tree (default: campaign.json)\n"
-	      "      --gcov PROG      gcov program (default: gcov, or $GCOV)\n"
-	      "      --exclude FILE   leave FILE (a name in kernel/futex) out of the coverage;\n"
-	      "                       default: fault.c, the injection code itself;\n"
-	      "                       --exclude '' keeps every file\n"
-	      "  -j, --jobs N         read N traces at a time, in N processes (default: the\n"
-	      "                       online CPUs)\n"
-	      "  -q, --quiet          no summary on stdout\n"
-	      "      --parse          only parse the traces given, print record counts and rate\n"
-	      "  -h, --help           this text\n", f);
-}
-
-/* ------------------------------------------------------------ loading */
-
-/* run.json and campaign.json: objects, numbers as doubles (see json_number.h) */
-#define RESULTS_JSON_FLAGS	(JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL)
-
-static json_t *load_json(const char *path, bool required)
-{
-	json_error_t err;
-	json_t *doc;
-	char *text;
-	size_t len;
-
-	text = read_file(path, &len);
-	if (!text) {
-		if (required || errno != ENOENT)
-			ffr_error(path, "%s", strerror(errno));
-		return NULL;
-	}
-	doc = json_loadb(text, len, RESULTS_JSON_FLAGS, &err);
-	free(text);
-	if (!doc) {
-		ffr_error(path, "not valid JSON: line %d column %d: %s", err.line, err.column,
-			  err.text);
-		return NULL;
-	}
-	if (!json_is_object(doc)) {
-		json_decref(doc);
-		ffr_error(path, "expected a JSON object");
-		return NULL;
-	}
-	return doc;
-}
-
-static int check_layout(const char *path, json_t *root)
-{
-	double v = member_num(root, "layout_version", -1);
-
-	if (v < 0)
-		return ffr_error(path, "no \"layout_version\"");
-	if (v != FFR_LAYOUT_VERSION)
-		return ffr_error(path, "layout_version %g, this reporter reads version %d", v,
-				 FFR_LAYOUT_VERSION);
-	return 0;
-}
-
-static bool valid_run_name(const char *s)
-{
-	const char *p;
-
-	if (!*s || *s == '.' || *s == '-' || *s == '+')
-		return false;
-	for (p = s; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' ||
-		      *p == '.' || *p == '+' || *p == '-'))
-			return false;
-	return true;
-}
-
-static struct run *add_run(struct report *r, const char *name)
-{
-	struct run *rn;
-
-	grow(&r->runs, &r->capruns, r->nruns + 1, sizeof(*r->runs));
-	rn = &r->runs[r->nruns++];
-	memset(rn, 0, sizeof(*rn));
-	rn->name = xstrdup(name);
-	rn->dir = xasprintf("%s/runs/%s", r->results, name);
-	return rn;
-}
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* runs/ in campaign.json order, else baseline first then by name */
-static int list_runs(struct report *r, json_t *campaign)
-{
-	json_t *runs = json_object_get(campaign, "runs"), *rj;
-	char *dir = xasprintf("%s/runs", r->results);
-	char **names = NULL;
-	size_t n = 0, cap = 0, i;
-	struct dirent *de;
-	bool baseline = false;
-	DIR *d;
-
-	if (json_is_array(runs)) {
-		json_array_foreach(runs, i, rj) {
-			if (!json_is_string(rj))
-				continue;
-			grow(&names, &cap, n + 1, sizeof(*names));
-			names[n++] = xstrdup(json_string_value(rj));
-		}
-	} else {
-		d = opendir(dir);
-		if (!d) {
-			ffr_error(dir, "%s", strerror(errno));
-			free(dir);
-			return -1;
-		}
-		while ((de = readdir(d))) {
-			if (de->d_name[0] == '.')
-				continue;
-			grow(&names, &cap, n + 1, sizeof(*names));
-			names[n++] = xstrdup(de->d_name);
-		}
-		closedir(d);
-		qsort(names, n, sizeof(*names), cmp_name);
-	}
-	for (i = 0; i < n; i++)
-		baseline |= !strcmp(names[i], "baseline");
-	if (!baseline) {
-		ffr_error(dir, "no baseline run (runs/baseline/)");
-		goto err;
-	}
-	add_run(r, "baseline");
-	for (i = 0; i < n; i++) {
-		if (!strcmp(names[i], "baseline"))
-			continue;
-		if (!valid_run_name(names[i])) {
-			ffr_error(dir, "'%s' is not a valid run name", names[i]);
-			goto err;
-		}
-		add_run(r, names[i]);
-	}
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	free(dir);
-	return 0;
-err:
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	free(dir);
-	return -1;
-}
-
-static int load_run_json(struct report *r, struct run *rn)
-{
-	char *path = xasprintf("%s/run.json", rn->dir);
-	json_t *root, *sites, *wl, *sj, *w;
-	const char *status, *name;
-	struct stat st;
-	size_t i;
-	int ret = -1;
-
-	if (stat(rn->dir, &st) || !S_ISDIR(st.st_mode)) {
-		ffr_error(rn->dir, "missing run directory");
-		goto out_path;
-	}
-	root = load_json(path, true);
-	if (!root)
-		goto out_path;
-	if (check_layout(path, root))
-		goto out;
-	name = json_string_value(json_object_get(root, "run"));
-	if (!name || strcmp(name, rn->name)) {
-		ffr_error(path, "\"run\" is '%s', the directory is '%s'", name ? name : "(none)",
-			  rn->name);
-		goto out;
-	}
-	status = json_string_value(json_object_get(root, "status"));
-	if (!status || (strcmp(status, "ok") && strcmp(status, "crash") && strcmp(status, "hang"))) {
-		ffr_error(path, "\"status\" must be ok, crash or hang");
-		goto out;
-	}
-	rn->status = xstrdup(status);
-	sites = json_object_get(root, "sites_enabled");
-	if (!json_is_array(sites)) {
-		ffr_error(path, "no \"sites_enabled\" array");
-		goto out;
-	}
-	rn->enabled = xcalloc(json_array_size(sites), sizeof(*rn->enabled));
-	json_array_foreach(sites, i, sj) {
-		if (!json_is_string(sj)) {
-			ffr_error(path, "\"sites_enabled\" holds a non-string");
-			goto out;
-		}
-		rn->enabled[rn->nenabled++] = xstrdup(json_string_value(sj));
-	}
-	if (rn == r->runs && rn->nenabled) {
-		ffr_error(path, "the baseline must enable no site");
-		goto out;
-	}
-	wl = json_object_get(root, "workloads");
-	if (json_is_array(wl)) {
-		rn->wl = xcalloc(json_array_size(wl), sizeof(*rn->wl));
-		json_array_foreach(wl, i, w) {
-			const char *wn = json_string_value(json_object_get(w, "name"));
-			bool bad = false;
-
-			rn->wl[i].name = xstrdup(wn ? wn : "?");
-			rn->wl[i].exit_status = member_int(w, "exit_status", 0, INT_MIN, INT_MAX,
-							   &bad);
-			rn->wl[i].has_status = json_is_number(json_object_get(w, "exit_status")) &&
-					       !bad;
-		}
-		rn->nwl = json_array_size(wl);
-	}
-	ret = 0;
-out:
-	json_decref(root);
-out_path:
-	free(path);
-	return ret;
-}
-
-static int load_campaign(struct report *r)
-{
-	char *path = xasprintf("%s/campaign.json", r->results);
-	json_t *root, *kernel;
-	const char *s;
-	struct stat st;
-	int ret = -1;
-
-	if (stat(r->results, &st) || !S_ISDIR(st.st_mode)) {
-		ffr_error(r->results, "not a results directory");
-		goto out_path;
-	}
-	root = load_json(path, true);
-	if (!root)
-		goto out_path;
-	if (check_layout(path, root))
-		goto out;
-	kernel = json_object_get(root, "kernel");
-	if (!r->objtree) {
-		s = json_string_value(json_object_get(kernel, "objtree"));
-		if (!s) {
-			ffr_error(path, "no \"kernel\".\"objtree\" (or give --objtree)");
-			goto out;
-		}
-		r->objtree = xstrdup(s);
-	}
-	if (!r->srctree) {
-		s = json_string_value(json_object_get(kernel, "srctree"));
-		if (!s) {
-			ffr_error(path, "no \"kernel\".\"srctree\" (or give --srctree)");
-			goto out;
-		}
-		r->srctree = xstrdup(s);
-	}
-	s = json_string_value(json_object_get(kernel, "gcov_dir"));
-	r->gcov_dir = xstrdup(s ? s : "kernel/futex");
-	s = json_string_value(json_object_get(kernel, "version"));
-	r->kversion = xstrdup(s ? s : "unknown");
-	if (list_runs(r, root))
-		goto out;
-	ret = 0;
-out:
-	json_decref(root);
-out_path:
-	free(path);
-	return ret;
-}
-
-static int load(struct report *r)
-{
-	char *p;
-	size_t i, k;
-	struct stat st;
-
-	if (load_campaign(r))
-		return -1;
-	for (i = 0; i < r->nruns; i++)
-		if (load_run_json(r, &r->runs[i]))
-			return -1;
-
-	/* the baseline's table lists the kernel's sites */
-	p = xasprintf("%s/sites.txt", r->runs[0].dir);
-	if (sites_load(r, p)) {
-		free(p);
-		return -1;
-	}
-	free(p);
-	for (i = 1; i < r->nruns; i++) {
-		struct run *rn = &r->runs[i];
-
-		for (k = 0; k < rn->nenabled; k++) {
-			if (!site_find(r, rn->enabled[k])) {
-				p = xasprintf("%s/run.json", rn->dir);
-				ffr_error(p, "enables site '%s', which is not in the baseline's sites.txt",
-					  rn->enabled[k]);
-				free(p);
-				return -1;
-			}
-		}
-		p = xasprintf("%s/sites.txt", rn->dir);
-		if (stat(p, &st) == 0) {
-			if (sites_load(r, p)) {
-				free(p);
-				return -1;
-			}
-		} else if (!strcmp(rn->status, "ok")) {
-			ffr_error(p, "missing (run status ok)");
-			free(p);
-			return -1;
-		}
-		free(p);
-	}
-
-	/* .gcno: the results' own copy, else the build's */
-	p = xasprintf("%s/gcno", r->results);
-	if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-		r->gcno_dir = p;
-	} else {
-		free(p);
-		r->gcno_dir = xasprintf("%s/%s", r->objtree, r->gcov_dir);
-	}
-	if (r->gcno_dir[0] != '/') {
-		char *cwd = get_current_dir_name();
-
-		p = xasprintf("%s/%s", cwd, r->gcno_dir);
-		free(cwd);
-		free(r->gcno_dir);
-		r->gcno_dir = p;
-	}
-
-	return trace_read_runs(r);
-}
-
-/* ------------------------------------------------------------ output */
 
 static char *make_tmp(const char *base)
 {
@@ -409,65 +59,6 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* write everything into <out>.tmp-PID, then swap it in */
-static int write_report(struct report *r)
-{
-	char *tmp = xasprintf("%s.tmp-%d", r->outdir, getpid());
-	char *old = xasprintf("%s.old-%d", r->outdir, getpid());
-	char *p;
-	struct stat st;
-	int ret = -1;
-
-	if (mkdir(tmp, 0755)) {
-		ffr_error(tmp, "%s", strerror(errno));
-		goto out;
-	}
-	p = xasprintf("%s/report.json", tmp);
-	ret = write_json(r, p);
-	free(p);
-	if (!ret)
-		ret = write_html(r, tmp);
-	if (!ret) {
-		p = xasprintf("%s/campaign.info", tmp);
-		ret = write_lcov(r, p, -1);
-		free(p);
-	}
-	if (!ret) {
-		p = xasprintf("%s/baseline.info", tmp);
-		ret = write_lcov(r, p, 0);
-		free(p);
-	}
-	if (ret) {
-		ffr_rm_rf(tmp);
-		goto out;
-	}
-	ret = -1;
-	if (stat(r->outdir, &st) == 0) {
-		if (!S_ISDIR(st.st_mode)) {
-			ffr_error(r->outdir, "exists and is not a directory");
-			ffr_rm_rf(tmp);
-			goto out;
-		}
-		if (rename(r->outdir, old)) {
-			ffr_error(r->outdir, "cannot move the old report away: %s", strerror(errno));
-			ffr_rm_rf(tmp);
-			goto out;
-		}
-	}
-	if (rename(tmp, r->outdir)) {
-		ffr_error(r->outdir, "%s", strerror(errno));
-		rename(old, r->outdir);
-		ffr_rm_rf(tmp);
-		goto out;
-	}
-	ffr_rm_rf(old);
-	ret = 0;
-out:
-	free(tmp);
-	free(old);
-	return ret;
-}
-
 static int parse_only(int argc, char **argv)
 {
 	unsigned long long events, injects;
@@ -486,87 +77,19 @@ static int parse_only(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "objtree", required_argument, NULL, 'O' },
-		{ "srctree", required_argument, NULL, 'S' },
-		{ "gcov", required_argument, NULL, 'g' },
-		{ "exclude", required_argument, NULL, 'x' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "parse", no_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report r = { 0 };
-	bool parse = false, exclude_set = false, child;
+	struct options o;
 	double t0 = now(), t1;
-	char *end;
-	int c, ret = 1;
+	bool child;
+	int ret;
 
-	r.gcov = getenv("GCOV") ? getenv("GCOV") : "gcov";
-	r.threads = sysconf(_SC_NPROCESSORS_ONLN);
-	while ((c = getopt_long(argc, argv, "o:j:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			r.outdir = optarg;
-			break;
-		case 'O':
-			r.objtree = xstrdup(optarg);
-			break;
-		case 'S':
-			r.srctree = xstrdup(optarg);
-			break;
-		case 'g':
-			r.gcov = optarg;
-			break;
-		case 'x':
-			exclude_set = true;
-			if (!*optarg)
-				break;
-			r.exclude = xrealloc(r.exclude, (r.nexclude + 1) * sizeof(*r.exclude));
-			r.exclude[r.nexclude++] = optarg;
-			break;
-		case 'j':
-			r.threads = strtol(optarg, &end, 10);
-			if (*end || r.threads < 1 || r.threads > 1024) {
-				fprintf(stderr, "futex-fault-report: -j wants a number of processes, 1 to 1024\n");
-				return 2;
-			}
-			break;
-		case 'q':
-			r.quiet = true;
-			break;
-		case 'p':
-			parse = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (parse) {
-		if (optind >= argc) {
-			usage(stderr);
-			return 2;
-		}
+	ret = parse_options(&r, &o, argc, argv);
+	if (ret >= 0)
+		return ret;
+	if (o.parse_only) {
 		ffr_guard_install();
-		return parse_only(argc - optind, argv + optind);
+		return parse_only(o.nargs, o.args);
 	}
-	if (optind + 1 != argc) {
-		usage(stderr);
-		return 2;
-	}
-	if (!exclude_set) {
-		r.exclude = xcalloc(1, sizeof(*r.exclude));
-		r.exclude[r.nexclude++] = "fault.c";
-	}
-	r.results = argv[optind];
-	if (!r.outdir)
-		r.outdir = xasprintf("%s/report", r.results);
 
 	r.tmpdir = scratch_dir();
 	if (!r.tmpdir)
@@ -576,7 +99,7 @@ int main(int argc, char **argv)
 		return ret;
 	ret = 1;
 	ffr_guard_install();
-	if (load(&r))
+	if (results_load(&r) || trace_read_runs(&r))
 		goto out;
 	t1 = now();
 	r.trace_seconds = t1 - t0;

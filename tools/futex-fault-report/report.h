@@ -143,6 +143,22 @@ struct report {
 	struct findings	*findings;	/* findings.c, filled by analyse() */
 };
 
+/* options.c: what the command line asks for, beside the options kept in struct report */
+struct options {
+	bool	parse_only;	/* --parse: args are traces */
+	char	**args;		/* the arguments after the options */
+	int	nargs;
+};
+
+/* the command line into r and o; -1 to go on, else main()'s exit status (usage printed) */
+int parse_options(struct report *r, struct options *o, int argc, char **argv);
+
+/* results.c: campaign.json, the runs' run.json and sites.txt, where the .gcno are */
+int results_load(struct report *r);
+
+/* output_swap.c: every output file into <out>.tmp-PID, then renamed into place */
+int write_report(struct report *r);
+
 /* sites.c */
 int sites_load(struct report *r, const char *path);
 struct site *site_find(struct report *r, const char *name);

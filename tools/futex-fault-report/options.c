@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command line: options into struct report, the mode (a report on a
+ * results directory, or --parse on traces) into struct options.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "util.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: futex-fault-report [options] RESULTS\n"
+	      "       futex-fault-report --parse TRACE.dat...\n"
+	      "\n"
+	      "Report which futex error paths a fault-injection campaign exercised.\n"
+	      "RESULTS is a campaign results directory (docs/results-layout.md).\n"
+	      "\n"
+	      "  -o, --output DIR     where to write the report (default RESULTS/report);\n"
+	      "                       replaced as a whole, only once complete\n"
+	      "      --objtree DIR    kernel build directory (default: campaign.json)\n"
+	      "      --srctree DIR    kernel source tree (default: campaign.json)\n"
+	      "      --gcov PROG      gcov program (default: gcov, or $GCOV)\n"
+	      "      --exclude FILE   leave FILE (a name in kernel/futex) out of the coverage;\n"
+	      "                       default: fault.c, the injection code itself;\n"
+	      "                       --exclude '' keeps every file\n"
+	      "  -j, --jobs N         read N traces at a time, in N processes (default: the\n"
+	      "                       online CPUs)\n"
+	      "  -q, --quiet          no summary on stdout\n"
+	      "      --parse          only parse the traces given, print record counts and rate\n"
+	      "  -h, --help           this text\n", f);
+}
+
+int parse_options(struct report *r, struct options *o, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "objtree", required_argument, NULL, 'O' },
+		{ "srctree", required_argument, NULL, 'S' },
+		{ "gcov", required_argument, NULL, 'g' },
+		{ "exclude", required_argument, NULL, 'x' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "parse", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool exclude_set = false;
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	r->gcov = getenv("GCOV") ? getenv("GCOV") : "gcov";
+	r->threads = sysconf(_SC_NPROCESSORS_ONLN);
+	while ((c = getopt_long(argc, argv, "o:j:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			r->outdir = optarg;
+			break;
+		case 'O':
+			r->objtree = xstrdup(optarg);
+			break;
+		case 'S':
+			r->srctree = xstrdup(optarg);
+			break;
+		case 'g':
+			r->gcov = optarg;
+			break;
+		case 'x':
+			exclude_set = true;
+			if (!*optarg)
+				break;
+			r->exclude = xrealloc(r->exclude, (r->nexclude + 1) * sizeof(*r->exclude));
+			r->exclude[r->nexclude++] = optarg;
+			break;
+		case 'j':
+			r->threads = strtol(optarg, &end, 10);
+			if (*end || r->threads < 1 || r->threads > 1024) {
+				fprintf(stderr, "futex-fault-report: -j wants a number of processes, 1 to 1024\n");
+				return 2;
+			}
+			break;
+		case 'q':
+			r->quiet = true;
+			break;
+		case 'p':
+			o->parse_only = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	o->args = argv + optind;
+	o->nargs = argc - optind;
+	if (o->parse_only) {
+		if (!o->nargs) {
+			usage(stderr);
+			return 2;
+		}
+		return -1;
+	}
+	if (o->nargs != 1) {
+		usage(stderr);
+		return 2;
+	}
+	if (!exclude_set) {
+		r->exclude = xcalloc(1, sizeof(*r->exclude));
+		r->exclude[r->nexclude++] = "fault.c";
+	}
+	r->results = o->args[0];
+	if (!r->outdir)
+		r->outdir = xasprintf("%s/report", r->results);
+	return -1;
+}
