@@ -16,6 +16,15 @@
 #include "report.h"
 #include "util.h"
 
+int output_close(FILE *f, const char *path)
+{
+	int err = ferror(f);
+
+	if (fclose(f) || err)
+		return ffr_error(path, "write error: %s", strerror(errno ? errno : EIO));
+	return 0;
+}
+
 /* write everything into <out>.tmp-PID, then swap it in */
 int write_report(struct report *r)
 {

@@ -158,6 +158,8 @@ int results_load(struct report *r);
 
 /* output_swap.c: every output file into <out>.tmp-PID, then renamed into place */
 int write_report(struct report *r);
+/* close a written output file; -1 after an error message naming it if writing failed */
+int output_close(FILE *f, const char *path);
 
 /* sites.c */
 int sites_load(struct report *r, const char *path);
@@ -176,7 +178,7 @@ int srcfile_index(struct report *r, const char *rel);
 /* analyse.c */
 int analyse(struct report *r);
 
-/* output: output.c (report.json through jansson, lcov), html.c */
+/* the renderers: report_json.c, html.c, lcov.c, summary.c */
 int write_json(struct report *r, const char *path);
 int write_html(struct report *r, const char *dir);
 int write_lcov(struct report *r, const char *path, int run);

@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * report.json (schema in README.md, built with jansson), the lcov tracefiles and the terminal
- * summary.
- */
+/* report.json, built with jansson: the schema is in README.md ("report.json"). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,18 +7,9 @@
 #include <jansson.h>
 
 #include "errpath.h"
-#include "report.h"
 #include "findings.h"
+#include "report.h"
 #include "util.h"
-
-static int close_checked(FILE *f, const char *path)
-{
-	int err = ferror(f);
-
-	if (fclose(f) || err)
-		return ffr_error(path, "write error: %s", strerror(errno ? errno : EIO));
-	return 0;
-}
 
 /*
  * A JSON string of s, null for NULL.  jansson takes UTF-8 only: bytes of
@@ -292,109 +280,5 @@ int write_json(struct report *r, const char *path)
 		fclose(f);
 		return ffr_error(path, "write error: %s", strerror(errno ? errno : EIO));
 	}
-	return close_checked(f, path);
-}
-
-/*
- * lcov tracefile (geninfo(1) format) of one run's coverage, or of the
- * campaign (run -1): TN, SF, FN/FNDA, BRDA, DA, summaries, end_of_record.
- */
-int write_lcov(struct report *r, const char *path, int run)
-{
-	FILE *f = fopen(path, "w");
-	size_t i, k;
-
-	if (!f)
-		return ffr_error(path, "%s", strerror(errno));
-	for (i = 0; i < r->nfiles; i++) {
-		struct srcfile *sf = &r->files[i];
-		struct covdata *cd = run < 0 ? &sf->campaign : &sf->cov[run];
-		size_t fnh = 0, brf = 0, brh = 0, lf = 0, lh = 0;
-		int ln, a;
-
-		fprintf(f, "TN:%s\nSF:%s\n", run < 0 ? "campaign" : r->runs[run].name, sf->abs);
-		for (k = 0; k < sf->nfuncs; k++)
-			fprintf(f, "FN:%d,%s\n", sf->funcs[k].start, sf->funcs[k].name);
-		for (k = 0; k < sf->nfuncs; k++) {
-			fprintf(f, "FNDA:%llu,%s\n", cd->fn[k], sf->funcs[k].name);
-			fnh += cd->fn[k] > 0;
-		}
-		fprintf(f, "FNF:%zu\nFNH:%zu\n", sf->nfuncs, fnh);
-		for (ln = 1; ln <= sf->maxline; ln++) {
-			for (a = 0; a < sf->nbr[ln]; a++) {
-				/* "-": the line never ran, so its branches were never evaluated */
-				if (cd->lines[ln])
-					fprintf(f, "BRDA:%d,0,%d,%llu\n", ln, a, cd->br[ln][a]);
-				else
-					fprintf(f, "BRDA:%d,0,%d,-\n", ln, a);
-				brf++;
-				brh += cd->br[ln][a] > 0;
-			}
-		}
-		fprintf(f, "BRF:%zu\nBRH:%zu\n", brf, brh);
-		for (ln = 1; ln <= sf->maxline; ln++) {
-			if (!sf->has[ln])
-				continue;
-			fprintf(f, "DA:%d,%llu\n", ln, cd->lines[ln]);
-			lf++;
-			lh += cd->lines[ln] > 0;
-		}
-		fprintf(f, "LF:%zu\nLH:%zu\nend_of_record\n", lf, lh);
-	}
-	return close_checked(f, path);
-}
-
-static double pct(size_t a, size_t b)
-{
-	return b ? 100.0 * a / b : 0.0;
-}
-
-void print_summary(struct report *r, FILE *f)
-{
-	unsigned long long oc[OC_NR];
-	struct totals t;
-	size_t i, quiet = 0;
-
-	all_totals(r, &t);
-	outcome_totals(r, oc);
-	fprintf(f, "futex-fault-report: %s (kernel %s)\n", r->results, r->kversion);
-	fprintf(f, "  sites fired      %zu / %zu   (%zu runs, %llu trace records)\n", sites_fired(r),
-		r->nsites, r->nruns, r->events);
-	fprintf(f, "  outcomes         recovered %llu, error %llu, exit %llu, noreturn %llu, unknown %llu\n",
-		oc[OC_RECOVERED], oc[OC_ERROR], oc[OC_EXIT], oc[OC_NORETURN], oc[OC_UNKNOWN]);
-	fprintf(f, "  lines            baseline %zu / %zu (%.1f%%), campaign %zu (%.1f%%)\n",
-		t.lines_base, t.lines, pct(t.lines_base, t.lines), t.lines_camp,
-		pct(t.lines_camp, t.lines));
-	fprintf(f, "  branches         baseline %zu / %zu (%.1f%%), campaign %zu (%.1f%%)\n",
-		t.br_base, t.branches, pct(t.br_base, t.branches), t.br_camp,
-		pct(t.br_camp, t.branches));
-	fprintf(f, "  error-path lines baseline %zu / %zu (%.1f%%), campaign %zu (%.1f%%), never %zu\n",
-		t.ep_base, t.ep_lines, pct(t.ep_base, t.ep_lines), t.ep_camp,
-		pct(t.ep_camp, t.ep_lines), t.ep_lines - t.ep_camp);
-	fprintf(f, "\n  %-28s %-26s %8s %9s %6s %5s %8s %9s\n", "site", "location", "fired",
-		"recovered", "error", "exit", "noreturn", "rec.lines");
-	for (i = 0; i < r->nsites; i++) {
-		struct site *s = &r->sites[i];
-		char loc[64];
-
-		if (!s->fired && s->run <= 0) {
-			quiet++;
-			continue;
-		}
-		const char *base = strrchr(s->file, '/');
-
-		snprintf(loc, sizeof(loc), "%s:%d", base ? base + 1 : s->file, s->line);
-		fprintf(f, "  %-28s %-26s %8llu %9llu %6llu %5llu %8llu %9zu\n", s->name, loc,
-			s->fired, s->oc[OC_RECOVERED], s->oc[OC_ERROR], s->oc[OC_EXIT],
-			s->oc[OC_NORETURN], s->nrec);
-	}
-	if (quiet)
-		fprintf(f, "  (%zu more sites neither run nor fired)\n", quiet);
-	for (i = 1; i < r->nruns; i++)
-		if (strcmp(r->runs[i].status, "ok"))
-			fprintf(f, "  run %s: %s\n", r->runs[i].name, r->runs[i].status);
-	if (r->findings)
-		fprintf(f, "  findings         %zu (runs crashed, hung or with a kernel report, of %zu runs; baseline %s)\n",
-			r->findings->n, r->nruns,
-			r->findings->nbase ? "has kernel reports" : "clean");
+	return output_close(f, path);
 }
