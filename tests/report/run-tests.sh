@@ -65,7 +65,7 @@ sed -e 's/^\(not \)\{0,1\}ok [0-9]* - /&json: /' "$work/tap" | while read -r l; 
 grep -q "^not ok" "$work/tap" && not_ok "report.json checks (see above)" ||
 	ok "report.json: $(grep -c '^ok' "$work/tap") checks against the site tables, gcov and lcov"
 
-# the report does not depend on the number of threads
+# the report does not depend on the number of worker processes
 for a in -j1 -j3; do
 	report -q $a -o "$work/report$a" "$fx" 2>/dev/null
 	cmp -s "$work/report/report.json" "$work/report$a/report.json" &&

@@ -54,7 +54,7 @@ int parse_options(struct report *r, struct options *o, int argc, char **argv)
 
 	memset(o, 0, sizeof(*o));
 	r->gcov = getenv("GCOV") ? getenv("GCOV") : "gcov";
-	r->threads = sysconf(_SC_NPROCESSORS_ONLN);
+	r->workers = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((c = getopt_long(argc, argv, "o:j:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -77,8 +77,8 @@ int parse_options(struct report *r, struct options *o, int argc, char **argv)
 			r->exclude[r->nexclude++] = optarg;
 			break;
 		case 'j':
-			r->threads = strtol(optarg, &end, 10);
-			if (*end || r->threads < 1 || r->threads > 1024) {
+			r->workers = strtol(optarg, &end, 10);
+			if (*end || r->workers < 1 || r->workers > 1024) {
 				fprintf(stderr, "futex-fault-report: -j wants a number of processes, 1 to 1024\n");
 				return 2;
 			}

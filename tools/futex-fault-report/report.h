@@ -126,7 +126,7 @@ struct report {
 	char		**exclude;	/* file names left out of the coverage */
 	size_t		nexclude;
 	bool		quiet;
-	int		threads;	/* reading traces */
+	int		workers;	/* processes reading traces (-j) */
 
 	struct site	*sites;
 	size_t		nsites, capsites;
@@ -167,7 +167,7 @@ struct site *site_find(struct report *r, const char *name);
 int site_locate(struct report *r, struct site *s);
 void site_count(struct kv **arr, size_t *n, size_t *cap, long key, unsigned long long inc);
 
-/* trace_pool.c, trace_reader.c: read every run's traces (r->threads at a time), merged in run order */
+/* trace_pool.c, trace_reader.c: read every run's traces (r->workers at a time), merged in run order */
 int trace_read_runs(struct report *r);
 double trace_bench(const char *path, unsigned long long *events, unsigned long long *injects);
 

@@ -79,11 +79,11 @@ static int cmp_size(const void *a, const void *b, void *arg)
 static int run_procs(struct report *r, struct trace_job *jobs, size_t njobs,
 		     const size_t *order, size_t nlisted, size_t nproc);
 
-/* read every listed trace: in this process, or in r->threads processes */
+/* read every listed trace: in this process, or in r->workers processes */
 static int run_pool(struct report *r, struct trace_job *jobs, size_t njobs)
 {
 	struct pool p = { .r = r, .jobs = jobs, .failed = njobs };
-	size_t i, nlisted = 0, nproc = r->threads > 0 ? (size_t)r->threads : 1;
+	size_t i, nlisted = 0, nproc = r->workers > 0 ? (size_t)r->workers : 1;
 	int ret = 0;
 
 	p.order = xcalloc(njobs ? njobs : 1, sizeof(*p.order));
