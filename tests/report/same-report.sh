@@ -4,7 +4,9 @@
 # A refactoring of the reporter must not change what it reports: build the
 # reporter of REF (default: where this branch left main) in a scratch
 # directory, run it and the reporter in TOOLDIR on the recorded fixture, and
-# compare the two report.json files after `jq -S .` byte for byte.
+# compare the two report.json files after `jq -S .` byte for byte; then the
+# other renderings (the HTML pages, the lcov tracefiles, the summary on
+# stdout but its timing line) byte for byte.
 #
 # usage: tests/report/same-report.sh [TOOLDIR]
 #   TOOLDIR   built reporter to check (default tools/futex-fault-report)
@@ -45,17 +47,35 @@ git -C "$repo" archive "$ref" tools/futex-fault-report | tar -C "$work/ref" -x |
 make -s -C "$work/ref/tools/futex-fault-report" futex-fault-report >"$work/build.log" 2>&1 ||
 	{ cat "$work/build.log" >&2; die "$ref: the reference reporter does not build"; }
 
-"$work/ref/tools/futex-fault-report/futex-fault-report" --srctree "$src" -q \
-	-o "$work/out-ref" "$fx" || die "$ref: the reference reporter failed"
-"$tool/futex-fault-report" --srctree "$src" -q -o "$work/out-new" "$fx" ||
+"$work/ref/tools/futex-fault-report/futex-fault-report" --srctree "$src" \
+	-o "$work/out-ref" "$fx" > "$work/summary-ref" || die "$ref: the reference reporter failed"
+"$tool/futex-fault-report" --srctree "$src" -o "$work/out-new" "$fx" > "$work/summary-new" ||
 	die "$tool/futex-fault-report failed"
 
+short=$(git -C "$repo" rev-parse --short "$ref")
 jq -S . "$work/out-ref/report.json" > "$work/ref.json"
 jq -S . "$work/out-new/report.json" > "$work/new.json"
 if cmp -s "$work/ref.json" "$work/new.json"; then
-	echo "same report.json (jq -S, $(wc -c < "$work/new.json") bytes) as $(git -C "$repo" rev-parse --short "$ref")"
+	echo "same report.json (jq -S, $(wc -c < "$work/new.json") bytes) as $short"
 else
 	diff -u "$work/ref.json" "$work/new.json" | head -n 60
-	echo "report.json differs from $(git -C "$repo" rev-parse --short "$ref")'s" >&2
+	echo "report.json differs from $short's" >&2
 	exit 1
 fi
+
+differ=0
+for f in $(cd "$work/out-ref" && find . -type f ! -name report.json | sort); do
+	if ! cmp -s "$work/out-ref/$f" "$work/out-new/$f"; then
+		echo "${f#./} differs from $short's" >&2
+		differ=1
+	fi
+done
+grep -v '^  report: ' "$work/summary-ref" > "$work/summary-ref.txt"
+grep -v '^  report: ' "$work/summary-new" > "$work/summary-new.txt"
+if ! cmp -s "$work/summary-ref.txt" "$work/summary-new.txt"; then
+	diff -u "$work/summary-ref.txt" "$work/summary-new.txt" | head -n 30
+	echo "the summary differs from $short's" >&2
+	differ=1
+fi
+[ $differ = 0 ] || exit 1
+echo "same HTML pages, lcov tracefiles and summary as $short ($(cd "$work/out-new" && find . -type f | wc -l) files)"
