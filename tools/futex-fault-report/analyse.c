@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * From the runs' coverage to what the report shows: the campaign's
- * coverage (every run summed), each site's recovery path (what ran in its
- * run and not in the baseline), and the totals over the error paths.
+ * From what was read to what the report shows, in one pass: the
+ * campaign's coverage (every run summed), the totals per file and over
+ * all files, each site's recovery path (what ran in its run and not in the
+ * baseline), what each source line shows and which sites it names, the
+ * outcome totals, the findings.  The renderers (report_json.c, html.c,
+ * lcov.c, summary.c) only read what this leaves in struct report.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "errpath.h"
-#include "report.h"
 #include "findings.h"
+#include "report.h"
 #include "util.h"
 
 static bool ep_line(const struct srcfile *f, int ln)
@@ -23,85 +26,44 @@ static bool ep_branch_line(const struct srcfile *f, int ln)
 	return ln <= f->nlines && f->ep && (f->ep[ln] & (EP_ERROR | EP_TEST));
 }
 
-void file_totals(struct report *r, struct srcfile *f, struct totals *t)
+static void tally(struct tally *t, unsigned long long base, unsigned long long camp)
+{
+	t->total++;
+	t->baseline += base > 0;
+	t->campaign += camp > 0;
+}
+
+static void tally_add(struct tally *sum, const struct tally *t)
+{
+	sum->total += t->total;
+	sum->baseline += t->baseline;
+	sum->campaign += t->campaign;
+}
+
+static void file_totals(struct srcfile *f)
 {
 	struct covdata *b = &f->cov[0], *c = &f->campaign;
+	struct totals *t = &f->totals;
 	size_t i;
 	int ln, a;
 
-	(void)r;
+	memset(t, 0, sizeof(*t));
 	for (ln = 1; ln <= f->maxline; ln++) {
 		if (!f->has[ln])
 			continue;
-		t->lines++;
-		t->lines_base += b->lines[ln] > 0;
-		t->lines_camp += c->lines[ln] > 0;
-		if (ep_line(f, ln)) {
-			t->ep_lines++;
-			t->ep_base += b->lines[ln] > 0;
-			t->ep_camp += c->lines[ln] > 0;
-		}
+		tally(&t->lines, b->lines[ln], c->lines[ln]);
+		if (ep_line(f, ln))
+			tally(&t->error_lines, b->lines[ln], c->lines[ln]);
 		for (a = 0; a < f->nbr[ln]; a++) {
-			t->branches++;
-			t->br_base += b->br[ln][a] > 0;
-			t->br_camp += c->br[ln][a] > 0;
-			if (ep_branch_line(f, ln)) {
-				t->ep_branches++;
-				t->ep_br_base += b->br[ln][a] > 0;
-				t->ep_br_camp += c->br[ln][a] > 0;
-			}
+			tally(&t->branches, b->br[ln][a], c->br[ln][a]);
+			if (ep_branch_line(f, ln))
+				tally(&t->error_branches, b->br[ln][a], c->br[ln][a]);
 		}
 	}
-	for (i = 0; i < f->nfuncs; i++) {
-		t->functions++;
-		t->fn_base += b->fn[i] > 0;
-		t->fn_camp += c->fn[i] > 0;
-	}
-}
-
-void all_totals(struct report *r, struct totals *t)
-{
-	size_t i;
-
-	memset(t, 0, sizeof(*t));
-	for (i = 0; i < r->nfiles; i++)
-		file_totals(r, &r->files[i], t);
-}
-
-size_t sites_fired(struct report *r)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < r->nsites; i++)
-		n += r->sites[i].fired > 0;
-	return n;
-}
-
-void outcome_totals(struct report *r, unsigned long long oc[OC_NR])
-{
-	size_t i;
-	int k;
-
-	memset(oc, 0, sizeof(*oc) * OC_NR);
-	for (i = 0; i < r->nsites; i++)
-		for (k = 0; k < OC_NR; k++)
-			oc[k] += r->sites[i].oc[k];
-}
-
-size_t line_sites(struct report *r, int file, int line, struct site **out, size_t max)
-{
-	struct srcfile *f = &r->files[file];
-	size_t i, n = 0;
-
-	if (line > f->maxline || !f->has[line] || f->cov[0].lines[line])
-		return 0;
-	for (i = 0; i < r->nsites && n < max; i++) {
-		struct site *s = &r->sites[i];
-
-		if (s->run > 0 && f->cov[s->run].lines[line] > 0)
-			out[n++] = s;
-	}
-	return n;
+	for (i = 0; i < f->nfuncs; i++)
+		tally(&t->functions, b->fn[i], c->fn[i]);
+	t->error_lines_never = t->error_lines.total - t->error_lines.campaign;
+	t->error_lines_injection_only = t->error_lines.campaign - t->error_lines.baseline;
 }
 
 static void sum_campaign(struct report *r, struct srcfile *f)
@@ -122,6 +84,27 @@ static void sum_campaign(struct report *r, struct srcfile *f)
 	}
 }
 
+void analyse_coverage(struct report *r)
+{
+	struct totals *t = &r->totals;
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < r->nfiles; i++) {
+		struct srcfile *f = &r->files[i];
+
+		sum_campaign(r, f);
+		file_totals(f);
+		tally_add(&t->lines, &f->totals.lines);
+		tally_add(&t->branches, &f->totals.branches);
+		tally_add(&t->functions, &f->totals.functions);
+		tally_add(&t->error_lines, &f->totals.error_lines);
+		tally_add(&t->error_branches, &f->totals.error_branches);
+	}
+	t->error_lines_never = t->error_lines.total - t->error_lines.campaign;
+	t->error_lines_injection_only = t->error_lines.campaign - t->error_lines.baseline;
+}
+
 static void recovery(struct report *r, struct site *s)
 {
 	size_t fi;
@@ -140,8 +123,9 @@ static void recovery(struct report *r, struct site *s)
 				grow(&s->rec, &s->caprec, s->nrec + 1, sizeof(*s->rec));
 				s->rec[s->nrec].file = fi;
 				s->rec[s->nrec].line = ln;
+				s->rec[s->nrec].error_path = ep_line(f, ln);
+				s->rec_error += s->rec[s->nrec].error_path;
 				s->nrec++;
-				s->rec_error += ep_line(f, ln);
 			}
 			for (a = 0; a < f->nbr[ln]; a++)
 				s->rec_branches += c->br[ln][a] && !b->br[ln][a];
@@ -179,15 +163,90 @@ static int load_source(struct srcfile *f)
 	return 0;
 }
 
+static void add_index(size_t **arr, size_t *n, size_t v)
+{
+	*arr = xrealloc(*arr, (*n + 1) * sizeof(**arr));
+	(*arr)[(*n)++] = v;
+}
+
+/* what each line of a source page shows, and the sites it names */
+static void source_lines(struct report *r, size_t fi)
+{
+	struct srcfile *f = &r->files[fi];
+	struct covdata *b = &f->cov[0];
+	size_t i;
+	int ln;
+
+	f->nsrc_lines = f->nlines > f->maxline ? f->nlines : f->maxline;
+	f->src_lines = xcalloc(f->nsrc_lines + 1, sizeof(*f->src_lines));
+	for (ln = 1; ln <= f->nsrc_lines; ln++) {
+		struct source_line *sl = &f->src_lines[ln];
+
+		sl->error_path = ep_line(f, ln);
+		if (ln > f->maxline || !f->has[ln])
+			sl->kind = LINE_NOCODE;
+		else if (b->lines[ln])
+			sl->kind = LINE_BASELINE;
+		else if (f->campaign.lines[ln])
+			sl->kind = LINE_INJECTION;
+		else
+			sl->kind = sl->error_path ? LINE_ERROR_NEVER : LINE_NEVER;
+	}
+	for (i = 0; i < r->nsites; i++) {
+		struct site *s = &r->sites[i];
+
+		if (s->file_idx == (int)fi && s->line >= 1 && s->line <= f->nsrc_lines)
+			add_index(&f->src_lines[s->line].sites, &f->src_lines[s->line].nsites, i);
+		if (s->run <= 0)
+			continue;
+		/* the lines its run ran and the baseline did not: its recovery path */
+		for (ln = 1; ln <= f->maxline; ln++)
+			if (f->src_lines[ln].kind != LINE_NOCODE && !b->lines[ln] &&
+			    f->cov[s->run].lines[ln])
+				add_index(&f->src_lines[ln].reached_by,
+					  &f->src_lines[ln].nreached, i);
+	}
+}
+
+static int cmp_task(const void *a, const void *b)
+{
+	const struct task_count *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return x->pid - y->pid;
+}
+
+/* the sites' and the runs' totals */
+static void site_totals(struct report *r)
+{
+	size_t i;
+	int k;
+
+	memset(r->outcomes, 0, sizeof(r->outcomes));
+	r->injected = r->sites_fired = r->sites_idle = 0;
+	for (i = 0; i < r->nsites; i++) {
+		struct site *s = &r->sites[i];
+
+		for (k = 0; k < OC_NR; k++) {
+			r->outcomes[k] += s->oc[k];
+			r->injected += s->oc[k];
+		}
+		r->sites_fired += s->fired > 0;
+		r->sites_idle += !s->fired && s->run <= 0;
+		if (s->ntasks)
+			qsort(s->tasks, s->ntasks, sizeof(*s->tasks), cmp_task);
+	}
+}
+
 int analyse(struct report *r)
 {
 	size_t i, k, j;
 
-	for (i = 0; i < r->nfiles; i++) {
+	for (i = 0; i < r->nfiles; i++)
 		if (load_source(&r->files[i]))
 			return -1;
-		sum_campaign(r, &r->files[i]);
-	}
+	analyse_coverage(r);
 	for (i = 0; i < r->nsites; i++) {
 		struct site *s = &r->sites[i];
 
@@ -202,5 +261,8 @@ int analyse(struct report *r)
 					s->run = k;
 		recovery(r, s);
 	}
+	for (i = 0; i < r->nfiles; i++)
+		source_lines(r, i);
+	site_totals(r);
 	return findings_scan(r);
 }

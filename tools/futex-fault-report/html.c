@@ -9,12 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "errpath.h"
 #include "report.h"
 #include "findings.h"
 #include "util.h"
-
-#define MAX_LINE_SITES	64
 
 static const char css[] =
 "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;background:#fff}\n"
@@ -79,28 +76,27 @@ static void num(FILE *f, const char *key, unsigned long long v)
 	fprintf(f, "<span data-k=\"%s\">%llu</span>", key, v);
 }
 
-static void card3(FILE *f, const char *title, const char *key, size_t total, size_t base,
-		  size_t camp)
+static void card_tally(FILE *f, const char *title, const char *key, const struct tally *t)
 {
 	char k[128];
 
 	fprintf(f, "<div class=\"card\"><small>%s</small><b>%.1f%% &rarr; %.1f%%</b>", title,
-		pct(base, total), pct(camp, total));
+		pct(t->baseline, t->total), pct(t->campaign, t->total));
 	fputs("baseline ", f);
 	snprintf(k, sizeof(k), "%s.baseline", key);
-	num(f, k, base);
+	num(f, k, t->baseline);
 	fputs(", campaign ", f);
 	snprintf(k, sizeof(k), "%s.campaign", key);
-	num(f, k, camp);
+	num(f, k, t->campaign);
 	fputs(" of ", f);
 	snprintf(k, sizeof(k), "%s.total", key);
-	num(f, k, total);
+	num(f, k, t->total);
 	fputs("</div>\n", f);
 }
 
-static void site_row(struct report *r, FILE *f, struct site *s)
+static void site_row(const struct report *r, FILE *f, const struct site *s)
 {
-	struct srcfile *sf = s->file_idx >= 0 ? &r->files[s->file_idx] : NULL;
+	const struct srcfile *sf = s->file_idx >= 0 ? &r->files[s->file_idx] : NULL;
 	const char *base = strrchr(s->file, '/');
 	int k;
 
@@ -156,9 +152,9 @@ static void site_row(struct report *r, FILE *f, struct site *s)
 }
 
 /* "Kernel reports (findings)": one row a run, its report's stack in a <details> */
-static void findings_section(struct report *r, FILE *f)
+static void findings_section(const struct report *r, FILE *f)
 {
-	struct findings *fs = r->findings;
+	const struct findings *fs = r->findings;
 	size_t i, k;
 
 	fputs("<h2 id=\"findings\">Kernel reports (findings)</h2>\n", f);
@@ -186,9 +182,9 @@ static void findings_section(struct report *r, FILE *f)
 	fputs(".</p>\n<table class=\"sortable\" id=\"findings-table\"><thead><tr><th>site</th><th>run</th><th>status</th><th>report</th><th>baseline clean</th></tr></thead><tbody>\n",
 	      f);
 	for (i = 0; i < fs->n; i++) {
-		struct finding *fd = &fs->f[i];
-		struct run *rn = &r->runs[fd->run];
-		struct kreport *kr = &fd->reps[0];
+		const struct finding *fd = &fs->f[i];
+		const struct run *rn = &r->runs[fd->run];
+		const struct kreport *kr = &fd->reps[0];
 
 		fputs("<tr id=\"finding-", f);
 		html_escape(f, rn->name);
@@ -246,10 +242,9 @@ static void findings_section(struct report *r, FILE *f)
 	fputs("</tbody></table>\n", f);
 }
 
-static int write_index(struct report *r, const char *path)
+static int write_index(const struct report *r, const char *path)
 {
-	unsigned long long oc[OC_NR];
-	struct totals t;
+	const struct totals *t = &r->totals;
 	size_t i, k;
 	FILE *f;
 	int o;
@@ -257,8 +252,6 @@ static int write_index(struct report *r, const char *path)
 	f = fopen(path, "w");
 	if (!f)
 		return ffr_error(path, "%s", strerror(errno));
-	all_totals(r, &t);
-	outcome_totals(r, oc);
 	head(f, "futex-fault report");
 	fputs("<h1>futex-fault report</h1>\n<div class=\"sub\">kernel ", f);
 	html_escape(f, r->kversion);
@@ -268,28 +261,27 @@ static int write_index(struct report *r, const char *path)
 		r->events);
 
 	fputs("<div class=\"cards\">\n<div class=\"card\"><small>sites fired</small><b>", f);
-	num(f, "sites_fired", sites_fired(r));
+	num(f, "sites_fired", r->sites_fired);
 	fputs(" / ", f);
 	num(f, "sites_total", r->nsites);
 	fputs("</b>injected faults: ", f);
-	num(f, "injected", oc[0] + oc[1] + oc[2] + oc[3] + oc[4]);
+	num(f, "injected", r->injected);
 	fputs("</div>\n", f);
-	card3(f, "error-path lines", "error_paths.lines", t.ep_lines, t.ep_base, t.ep_camp);
-	card3(f, "error-path branches", "error_paths.branches", t.ep_branches, t.ep_br_base,
-	      t.ep_br_camp);
-	card3(f, "lines", "coverage.lines", t.lines, t.lines_base, t.lines_camp);
-	card3(f, "branches", "coverage.branches", t.branches, t.br_base, t.br_camp);
+	card_tally(f, "error-path lines", "error_paths.lines", &t->error_lines);
+	card_tally(f, "error-path branches", "error_paths.branches", &t->error_branches);
+	card_tally(f, "lines", "coverage.lines", &t->lines);
+	card_tally(f, "branches", "coverage.branches", &t->branches);
 	fputs("<div class=\"card\"><small>error-path lines never run</small><b>", f);
-	num(f, "error_paths.lines_never", t.ep_lines - t.ep_camp);
+	num(f, "error_paths.lines_never", t->error_lines_never);
 	fputs("</b>only under injection: ", f);
-	num(f, "error_paths.lines_injection_only", t.ep_camp - t.ep_base);
+	num(f, "error_paths.lines_injection_only", t->error_lines_injection_only);
 	fputs("</div>\n<div class=\"card\"><small>outcomes of injected faults</small><br>", f);
 	for (o = 0; o < OC_NR; o++) {
 		char key[64];
 
 		snprintf(key, sizeof(key), "outcomes.%s", oc_names[o]);
 		fprintf(f, "%s%s ", o ? ", " : "", oc_names[o]);
-		num(f, key, oc[o]);
+		num(f, key, r->outcomes[o]);
 	}
 	fputs("</div>\n</div>\n", f);
 	findings_section(r, f);
@@ -309,22 +301,23 @@ static int write_index(struct report *r, const char *path)
 	fputs("<h2>Files</h2>\n<table class=\"sortable\" id=\"files\"><thead><tr><th>file</th><th class=\"n\">lines</th><th class=\"n\">baseline</th><th class=\"n\">campaign</th><th class=\"n\">error-path lines</th><th class=\"n\">baseline</th><th class=\"n\">campaign</th><th class=\"n\">never</th></tr></thead><tbody>\n",
 	      f);
 	for (i = 0; i < r->nfiles; i++) {
-		struct totals ft = { 0 };
+		const struct srcfile *sf = &r->files[i];
+		const struct totals *ft = &sf->totals;
 
-		file_totals(r, &r->files[i], &ft);
-		fprintf(f, "<tr data-file=\"%s\"><td><a href=\"%s\">", r->files[i].rel, r->files[i].page);
-		html_escape(f, r->files[i].rel);
+		fprintf(f, "<tr data-file=\"%s\"><td><a href=\"%s\">", sf->rel, sf->page);
+		html_escape(f, sf->rel);
 		fprintf(f, "</a></td><td class=\"n\" data-k=\"lines.total\">%zu</td><td class=\"n\" data-k=\"lines.baseline\">%zu</td><td class=\"n\" data-k=\"lines.campaign\">%zu</td>",
-			ft.lines, ft.lines_base, ft.lines_camp);
+			ft->lines.total, ft->lines.baseline, ft->lines.campaign);
 		fprintf(f, "<td class=\"n\" data-k=\"error_lines.total\">%zu</td><td class=\"n\" data-k=\"error_lines.baseline\">%zu</td><td class=\"n\" data-k=\"error_lines.campaign\">%zu</td><td class=\"n\">%zu</td></tr>\n",
-			ft.ep_lines, ft.ep_base, ft.ep_camp, ft.ep_lines - ft.ep_camp);
+			ft->error_lines.total, ft->error_lines.baseline, ft->error_lines.campaign,
+			ft->error_lines_never);
 	}
 	fputs("</tbody></table>\n", f);
 
 	fputs("<h2>Runs</h2>\n<table class=\"sortable\" id=\"runs\"><thead><tr><th>run</th><th>status</th><th>sites enabled</th><th class=\"n\">records</th><th class=\"n\">injected</th><th class=\"n\">lost events</th><th>workloads (exit status)</th></tr></thead><tbody>\n",
 	      f);
 	for (i = 0; i < r->nruns; i++) {
-		struct run *rn = &r->runs[i];
+		const struct run *rn = &r->runs[i];
 
 		fputs("<tr><td>", f);
 		html_escape(f, rn->name);
@@ -356,57 +349,56 @@ static int write_index(struct report *r, const char *path)
 		FFR_VERSION);
 	fputs(sort_js, f);
 	fputs("</body></html>\n", f);
-	if (ferror(f) | fclose(f))
-		return ffr_error(path, "write error");
-	return 0;
+	return output_close(f, path);
 }
 
-static const char *line_class(struct srcfile *f, int ln, bool *ep)
+static const char *const line_classes[] = {
+	[LINE_NOCODE]		= "nocode",
+	[LINE_BASELINE]		= "base",
+	[LINE_INJECTION]	= "inj",
+	[LINE_ERROR_NEVER]	= "errmiss",
+	[LINE_NEVER]		= "miss",
+};
+
+static void site_link(FILE *f, const struct site *s, bool flag)
 {
-	*ep = f->ep && ln <= f->nlines && (f->ep[ln] & EP_ERROR) && !(f->ep[ln] & EP_TEST);
-	if (ln > f->maxline || !f->has[ln])
-		return "nocode";
-	if (f->cov[0].lines[ln])
-		return "base";
-	if (f->campaign.lines[ln])
-		return "inj";
-	return *ep ? "errmiss" : "miss";
+	fputs(flag ? "<a class=\"flag\" href=\"../index.html#site-" : "<a href=\"../index.html#site-",
+	      f);
+	html_escape(f, s->name);
+	fputs(flag ? "\" title=\"injection site\">&#9873; " : "\">", f);
+	html_escape(f, s->name);
+	fputs("</a>", f);
 }
 
-static int write_file_page(struct report *r, int fi, const char *path)
+static int write_file_page(const struct report *r, int fi, const char *path)
 {
-	struct srcfile *sf = &r->files[fi];
-	struct site *hit[MAX_LINE_SITES];
-	struct totals t = { 0 };
-	int ln, nl;
-	size_t i, n;
+	const struct srcfile *sf = &r->files[fi];
+	const struct totals *t = &sf->totals;
+	size_t i;
 	FILE *f;
+	int ln;
 
 	f = fopen(path, "w");
 	if (!f)
 		return ffr_error(path, "%s", strerror(errno));
-	file_totals(r, sf, &t);
 	head(f, sf->rel);
 	fputs("<p><a href=\"../index.html\">&larr; summary</a></p>\n<h1>", f);
 	html_escape(f, sf->rel);
 	fputs("</h1>\n<div class=\"cards\">\n", f);
-	card3(f, "lines", "lines", t.lines, t.lines_base, t.lines_camp);
-	card3(f, "error-path lines", "error_lines", t.ep_lines, t.ep_base, t.ep_camp);
-	card3(f, "branches", "branches", t.branches, t.br_base, t.br_camp);
-	card3(f, "error-path branches", "error_branches", t.ep_branches, t.ep_br_base,
-	      t.ep_br_camp);
+	card_tally(f, "lines", "lines", &t->lines);
+	card_tally(f, "error-path lines", "error_lines", &t->error_lines);
+	card_tally(f, "branches", "branches", &t->branches);
+	card_tally(f, "error-path branches", "error_branches", &t->error_branches);
 	fputs("</div>\n<p class=\"legend\"><span style=\"background:#eaf6ea\">ran in the baseline</span><span style=\"background:#fff1b8\">ran only under injection</span><span style=\"background:#fbd5d5\">error path, never ran</span><span style=\"background:#f3f3f3\">never ran</span><span style=\"border-left:4px solid #c0392b\">error-path line</span>columns: line, baseline count, campaign count, source, injection sites (&#9873;) and the sites whose run reached the line</p>\n",
 	      f);
 
 	fputs("<table class=\"src\"><tbody>\n", f);
-	nl = sf->nlines > sf->maxline ? sf->nlines : sf->maxline;
-	for (ln = 1; ln <= nl; ln++) {
-		bool ep;
-		const char *cls = line_class(sf, ln, &ep);
-		bool code = strcmp(cls, "nocode");
+	for (ln = 1; ln <= sf->nsrc_lines; ln++) {
+		const struct source_line *sl = &sf->src_lines[ln];
+		bool code = sl->kind != LINE_NOCODE;
 
 		fprintf(f, "<tr id=\"L%d\" class=\"%s%s\"><td class=\"ln\"><a href=\"#L%d\">%d</a></td>",
-			ln, cls, ep && code ? " ep" : "", ln, ln);
+			ln, line_classes[sl->kind], sl->error_path && code ? " ep" : "", ln, ln);
 		if (code)
 			fprintf(f, "<td class=\"n\">%llu</td><td class=\"n\">%llu</td>",
 				sf->cov[0].lines[ln], sf->campaign.lines[ln]);
@@ -416,34 +408,17 @@ static int write_file_page(struct report *r, int fi, const char *path)
 		if (ln <= sf->nlines)
 			html_escape(f, sf->line_text[ln]);
 		fputs("</td><td class=\"sites\">", f);
-		for (i = 0; i < r->nsites; i++) {
-			struct site *s = &r->sites[i];
-
-			if (s->file_idx == fi && s->line == ln) {
-				fputs("<a class=\"flag\" href=\"../index.html#site-", f);
-				html_escape(f, s->name);
-				fputs("\" title=\"injection site\">&#9873; ", f);
-				html_escape(f, s->name);
-				fputs("</a>", f);
-			}
-		}
-		n = code ? line_sites(r, fi, ln, hit, MAX_LINE_SITES) : 0;
-		for (i = 0; i < n; i++) {
-			fputs("<a href=\"../index.html#site-", f);
-			html_escape(f, hit[i]->name);
-			fputs("\">", f);
-			html_escape(f, hit[i]->name);
-			fputs("</a>", f);
-		}
+		for (i = 0; i < sl->nsites; i++)
+			site_link(f, &r->sites[sl->sites[i]], true);
+		for (i = 0; i < sl->nreached; i++)
+			site_link(f, &r->sites[sl->reached_by[i]], false);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table>\n</body></html>\n", f);
-	if (ferror(f) | fclose(f))
-		return ffr_error(path, "write error");
-	return 0;
+	return output_close(f, path);
 }
 
-int write_html(struct report *r, const char *dir)
+int write_html(const struct report *r, const char *dir)
 {
 	char *path = xasprintf("%s/files", dir);
 	size_t i;

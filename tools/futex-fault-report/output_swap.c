@@ -45,12 +45,12 @@ int write_report(struct report *r)
 		ret = write_html(r, tmp);
 	if (!ret) {
 		p = xasprintf("%s/campaign.info", tmp);
-		ret = write_lcov(r, p, -1);
+		ret = write_lcov(r, p, false);
 		free(p);
 	}
 	if (!ret) {
 		p = xasprintf("%s/baseline.info", tmp);
-		ret = write_lcov(r, p, 0);
+		ret = write_lcov(r, p, true);
 		free(p);
 	}
 	if (ret) {

@@ -32,6 +32,40 @@ struct task_count {
 struct lineref {
 	int	file;
 	int	line;
+	bool	error_path;	/* an error-path line (README.md "Error paths") */
+};
+
+/* how many items (lines, branch arcs, functions) there are, and how many ran */
+struct tally {
+	size_t	total;
+	size_t	baseline;	/* ran in the baseline */
+	size_t	campaign;	/* ran in some run */
+};
+
+/* the coverage of a file, or of all files */
+struct totals {
+	struct tally	lines, branches, functions;
+	struct tally	error_lines, error_branches;
+	size_t		error_lines_never;		/* error-path lines that never ran */
+	size_t		error_lines_injection_only;	/* ran only under injection */
+};
+
+/* what a line of a source page shows */
+enum line_kind {
+	LINE_NOCODE,		/* gcov has no record of it */
+	LINE_BASELINE,		/* ran in the baseline */
+	LINE_INJECTION,		/* ran only under injection */
+	LINE_ERROR_NEVER,	/* error-path line that never ran */
+	LINE_NEVER,		/* never ran */
+};
+
+struct source_line {
+	enum line_kind	kind;
+	bool		error_path;	/* an error-path line, code or not */
+	size_t		*sites;		/* sites whose marker is on this line */
+	size_t		nsites;
+	size_t		*reached_by;	/* sites whose run ran it when the baseline did not */
+	size_t		nreached;
 };
 
 struct site {
@@ -49,7 +83,7 @@ struct site {
 	size_t			nerrors, caperrors;
 	struct kv		*ops;		/* futex op -> count */
 	size_t			nops, capops;
-	struct task_count	*tasks;
+	struct task_count	*tasks;		/* the busiest first */
 	size_t			ntasks, captasks;
 	unsigned long long	caller;		/* first caller address seen */
 	char			*caller_sym;
@@ -97,6 +131,9 @@ struct srcfile {
 	size_t		nfuncs, capfuncs;
 	struct covdata	*cov;		/* [run] */
 	struct covdata	campaign;	/* sum over every run */
+	struct totals	totals;
+	struct source_line *src_lines;	/* [1..max(nlines, maxline)] */
+	int		nsrc_lines;
 };
 
 struct run {
@@ -141,6 +178,13 @@ struct report {
 	double			total_seconds;
 	char		*tmpdir;
 	struct findings	*findings;	/* findings.c, filled by analyse() */
+
+	/* filled by analyse() */
+	struct totals		totals;			/* every file */
+	unsigned long long	outcomes[OC_NR];	/* every site */
+	unsigned long long	injected;		/* faults injected, every site */
+	size_t			sites_fired;		/* sites that fired at least once */
+	size_t			sites_idle;		/* neither enabled by a run nor fired */
 };
 
 /* options.c: what the command line asks for, beside the options kept in struct report */
@@ -175,28 +219,20 @@ double trace_bench(const char *path, unsigned long long *events, unsigned long l
 int cov_load(struct report *r);
 int srcfile_index(struct report *r, const char *rel);
 
-/* analyse.c */
+/*
+ * analyse.c: the one pass from what was read to what is shown: the
+ * campaign's coverage, each site's recovery path, the totals, what each
+ * source line shows, the findings.  The renderers only read its results.
+ */
 int analyse(struct report *r);
+/* the coverage part of analyse(): the campaign's sums and the totals */
+void analyse_coverage(struct report *r);
 
 /* the renderers: report_json.c, html.c, lcov.c, summary.c */
-int write_json(struct report *r, const char *path);
-int write_html(struct report *r, const char *dir);
-int write_lcov(struct report *r, const char *path, int run);
-void print_summary(struct report *r, FILE *f);
-
-/* computed totals, filled by analyse() */
-struct totals {
-	size_t	lines, lines_base, lines_camp;
-	size_t	branches, br_base, br_camp;
-	size_t	ep_lines, ep_base, ep_camp;
-	size_t	ep_branches, ep_br_base, ep_br_camp;
-	size_t	functions, fn_base, fn_camp;
-};
-void file_totals(struct report *r, struct srcfile *f, struct totals *t);
-void all_totals(struct report *r, struct totals *t);
-size_t sites_fired(struct report *r);
-void outcome_totals(struct report *r, unsigned long long oc[OC_NR]);
-/* sites whose run covered line (file, line) when the baseline did not */
-size_t line_sites(struct report *r, int file, int line, struct site **out, size_t max);
+int write_json(const struct report *r, const char *path);
+int write_html(const struct report *r, const char *dir);
+/* the baseline's coverage, or the campaign's */
+int write_lcov(const struct report *r, const char *path, bool baseline);
+void print_summary(const struct report *r, FILE *f);
 
 #endif /* FFR_REPORT_H */

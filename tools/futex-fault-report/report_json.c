@@ -6,7 +6,6 @@
 
 #include <jansson.h>
 
-#include "errpath.h"
 #include "findings.h"
 #include "report.h"
 #include "util.h"
@@ -69,40 +68,27 @@ static json_t *outcomes(const unsigned long long *oc)
 	return o;
 }
 
-static int cmp_task(const void *a, const void *b)
+static json_t *tally_json(const struct tally *t)
 {
-	const struct task_count *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count < y->count ? 1 : -1;
-	return x->pid - y->pid;
+	return json_pack("{s:I, s:I, s:I}", "total", (json_int_t)t->total, "baseline",
+			 (json_int_t)t->baseline, "campaign", (json_int_t)t->campaign);
 }
 
-static json_t *pct_pair(size_t total, size_t base, size_t camp)
-{
-	return json_pack("{s:I, s:I, s:I}", "total", (json_int_t)total, "baseline",
-			 (json_int_t)base, "campaign", (json_int_t)camp);
-}
-
-static json_t *site_json(struct report *r, struct site *s)
+static json_t *site_json(const struct report *r, const struct site *s)
 {
 	json_t *tasks = json_array(), *lines = json_array();
 	size_t i;
 
-	if (s->ntasks)
-		qsort(s->tasks, s->ntasks, sizeof(*s->tasks), cmp_task);
 	for (i = 0; i < s->ntasks && i < 20; i++)
 		json_array_append_new(tasks, json_pack("{s:o, s:i, s:I}", "comm",
 						       jstr(s->tasks[i].comm), "pid", s->tasks[i].pid,
 						       "count", (json_int_t)s->tasks[i].count));
 	for (i = 0; i < s->nrec; i++) {
-		struct srcfile *sf = &r->files[s->rec[i].file];
-		int ln = s->rec[i].line;
-		bool ep = sf->ep && ln <= sf->nlines && (sf->ep[ln] & EP_ERROR) &&
-			  !(sf->ep[ln] & EP_TEST);
+		const struct lineref *lr = &s->rec[i];
 
-		json_array_append_new(lines, json_pack("{s:o, s:i, s:b}", "file", jstr(sf->rel),
-						       "line", ln, "error_path", ep));
+		json_array_append_new(lines, json_pack("{s:o, s:i, s:b}", "file",
+						       jstr(r->files[lr->file].rel), "line", lr->line,
+						       "error_path", lr->error_path));
 	}
 	return json_pack("{s:o, s:o, s:i, s:b, s:o, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o,"
 			 " s:o, s:{s:I, s:I, s:I, s:o}}",
@@ -129,7 +115,7 @@ static json_t *site_json(struct report *r, struct site *s)
 }
 
 /* "findings": one object a run, README.md "report.json" */
-static void add_findings(struct report *r, json_t *root)
+static void add_findings(const struct report *r, json_t *root)
 {
 	struct findings *fs = r->findings;
 	json_t *list = json_array(), *base = json_array(), *wl, *other;
@@ -166,7 +152,7 @@ static void add_findings(struct report *r, json_t *root)
 	json_object_set_new(root, "baseline_reports", base);
 }
 
-static json_t *run_json(struct run *rn)
+static json_t *run_json(const struct run *rn)
 {
 	json_t *wl = json_array();
 	size_t k;
@@ -188,28 +174,24 @@ static json_t *run_json(struct run *rn)
 			 "workloads", wl);
 }
 
-static json_t *report_json(struct report *r)
+static json_t *report_json(const struct report *r)
 {
-	unsigned long long oc[OC_NR];
+	const struct totals *t = &r->totals;
 	json_t *root, *files, *runs, *sites;
-	struct totals t;
 	char *gen;
 	size_t i;
 
-	all_totals(r, &t);
-	outcome_totals(r, oc);
 	files = json_array();
 	for (i = 0; i < r->nfiles; i++) {
-		struct totals ft = { 0 };
+		const struct srcfile *f = &r->files[i];
 
-		file_totals(r, &r->files[i], &ft);
 		json_array_append_new(files, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
-			"file", jstr(r->files[i].rel),
-			"page", jstr(r->files[i].page),
-			"lines", pct_pair(ft.lines, ft.lines_base, ft.lines_camp),
-			"branches", pct_pair(ft.branches, ft.br_base, ft.br_camp),
-			"error_lines", pct_pair(ft.ep_lines, ft.ep_base, ft.ep_camp),
-			"error_branches", pct_pair(ft.ep_branches, ft.ep_br_base, ft.ep_br_camp)));
+			"file", jstr(f->rel),
+			"page", jstr(f->page),
+			"lines", tally_json(&f->totals.lines),
+			"branches", tally_json(&f->totals.branches),
+			"error_lines", tally_json(&f->totals.error_lines),
+			"error_branches", tally_json(&f->totals.error_branches)));
 	}
 	runs = json_array();
 	for (i = 0; i < r->nruns; i++)
@@ -232,23 +214,23 @@ static json_t *report_json(struct report *r)
 			 "objtree", jstr(r->objtree),
 			 "gcno_dir", jstr(r->gcno_dir),
 			 "sites_total", (json_int_t)r->nsites,
-			 "sites_fired", (json_int_t)sites_fired(r),
+			 "sites_fired", (json_int_t)r->sites_fired,
 			 "events", (json_int_t)r->events,
-			 "outcomes", outcomes(oc),
+			 "outcomes", outcomes(r->outcomes),
 			 "coverage",
-			 "lines", pct_pair(t.lines, t.lines_base, t.lines_camp),
-			 "branches", pct_pair(t.branches, t.br_base, t.br_camp),
-			 "functions", pct_pair(t.functions, t.fn_base, t.fn_camp),
+			 "lines", tally_json(&t->lines),
+			 "branches", tally_json(&t->branches),
+			 "functions", tally_json(&t->functions),
 			 "error_paths",
 			 "definition", "README.md#error-paths",
-			 "lines_total", (json_int_t)t.ep_lines,
-			 "lines_covered", (json_int_t)t.ep_camp,
-			 "lines_baseline", (json_int_t)t.ep_base,
-			 "lines_injection_only", (json_int_t)(t.ep_camp - t.ep_base),
-			 "lines_never", (json_int_t)(t.ep_lines - t.ep_camp),
-			 "branches_total", (json_int_t)t.ep_branches,
-			 "branches_covered", (json_int_t)t.ep_br_camp,
-			 "branches_baseline", (json_int_t)t.ep_br_base,
+			 "lines_total", (json_int_t)t->error_lines.total,
+			 "lines_covered", (json_int_t)t->error_lines.campaign,
+			 "lines_baseline", (json_int_t)t->error_lines.baseline,
+			 "lines_injection_only", (json_int_t)t->error_lines_injection_only,
+			 "lines_never", (json_int_t)t->error_lines_never,
+			 "branches_total", (json_int_t)t->error_branches.total,
+			 "branches_covered", (json_int_t)t->error_branches.campaign,
+			 "branches_baseline", (json_int_t)t->error_branches.baseline,
 			 "files", files,
 			 "runs", runs);
 	free(gen);
@@ -261,7 +243,7 @@ static json_t *report_json(struct report *r)
 	return root;
 }
 
-int write_json(struct report *r, const char *path)
+int write_json(const struct report *r, const char *path)
 {
 	json_t *root = report_json(r);
 	FILE *f;

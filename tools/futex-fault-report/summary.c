@@ -11,47 +11,46 @@ static double pct(size_t a, size_t b)
 	return b ? 100.0 * a / b : 0.0;
 }
 
-void print_summary(struct report *r, FILE *f)
+/* "baseline 425 / 1218 (34.9%), campaign 448 (36.8%)" */
+static void tally_line(FILE *f, const char *what, const struct tally *t)
 {
-	unsigned long long oc[OC_NR];
-	struct totals t;
-	size_t i, quiet = 0;
+	fprintf(f, "  %-16s baseline %zu / %zu (%.1f%%), campaign %zu (%.1f%%)", what,
+		t->baseline, t->total, pct(t->baseline, t->total), t->campaign,
+		pct(t->campaign, t->total));
+}
 
-	all_totals(r, &t);
-	outcome_totals(r, oc);
+void print_summary(const struct report *r, FILE *f)
+{
+	const unsigned long long *oc = r->outcomes;
+	size_t i;
+
 	fprintf(f, "futex-fault-report: %s (kernel %s)\n", r->results, r->kversion);
-	fprintf(f, "  sites fired      %zu / %zu   (%zu runs, %llu trace records)\n", sites_fired(r),
+	fprintf(f, "  sites fired      %zu / %zu   (%zu runs, %llu trace records)\n", r->sites_fired,
 		r->nsites, r->nruns, r->events);
 	fprintf(f, "  outcomes         recovered %llu, error %llu, exit %llu, noreturn %llu, unknown %llu\n",
 		oc[OC_RECOVERED], oc[OC_ERROR], oc[OC_EXIT], oc[OC_NORETURN], oc[OC_UNKNOWN]);
-	fprintf(f, "  lines            baseline %zu / %zu (%.1f%%), campaign %zu (%.1f%%)\n",
-		t.lines_base, t.lines, pct(t.lines_base, t.lines), t.lines_camp,
-		pct(t.lines_camp, t.lines));
-	fprintf(f, "  branches         baseline %zu / %zu (%.1f%%), campaign %zu (%.1f%%)\n",
-		t.br_base, t.branches, pct(t.br_base, t.branches), t.br_camp,
-		pct(t.br_camp, t.branches));
-	fprintf(f, "  error-path lines baseline %zu / %zu (%.1f%%), campaign %zu (%.1f%%), never %zu\n",
-		t.ep_base, t.ep_lines, pct(t.ep_base, t.ep_lines), t.ep_camp,
-		pct(t.ep_camp, t.ep_lines), t.ep_lines - t.ep_camp);
+	tally_line(f, "lines", &r->totals.lines);
+	fputc('\n', f);
+	tally_line(f, "branches", &r->totals.branches);
+	fputc('\n', f);
+	tally_line(f, "error-path lines", &r->totals.error_lines);
+	fprintf(f, ", never %zu\n", r->totals.error_lines_never);
 	fprintf(f, "\n  %-28s %-26s %8s %9s %6s %5s %8s %9s\n", "site", "location", "fired",
 		"recovered", "error", "exit", "noreturn", "rec.lines");
 	for (i = 0; i < r->nsites; i++) {
-		struct site *s = &r->sites[i];
+		const struct site *s = &r->sites[i];
+		const char *base = strrchr(s->file, '/');
 		char loc[64];
 
-		if (!s->fired && s->run <= 0) {
-			quiet++;
+		if (!s->fired && s->run <= 0)
 			continue;
-		}
-		const char *base = strrchr(s->file, '/');
-
 		snprintf(loc, sizeof(loc), "%s:%d", base ? base + 1 : s->file, s->line);
 		fprintf(f, "  %-28s %-26s %8llu %9llu %6llu %5llu %8llu %9zu\n", s->name, loc,
 			s->fired, s->oc[OC_RECOVERED], s->oc[OC_ERROR], s->oc[OC_EXIT],
 			s->oc[OC_NORETURN], s->nrec);
 	}
-	if (quiet)
-		fprintf(f, "  (%zu more sites neither run nor fired)\n", quiet);
+	if (r->sites_idle)
+		fprintf(f, "  (%zu more sites neither run nor fired)\n", r->sites_idle);
 	for (i = 1; i < r->nruns; i++)
 		if (strcmp(r->runs[i].status, "ok"))
 			fprintf(f, "  run %s: %s\n", r->runs[i].name, r->runs[i].status);

@@ -3,7 +3,8 @@
  * Fuzz target: gcov's JSON output ("gcov -t -j -b", one document a line)
  * through gcov.c's reader, as the baseline's (which defines the structure:
  * files, lines, branch arcs, functions) and as a second run's (checked
- * against it), then the coverage totals and the lcov writer.
+ * against it), then the coverage part of the analysis (the campaign's
+ * sums and the totals) and the lcov writer.
  *
  * The input is the baseline's output; a line holding only a form feed
  * splits it, the rest being the second run's (without one, the second run
@@ -82,7 +83,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *split = NULL, *p;
 	struct strbuf msg;
-	struct totals t;
 	char *path;
 	int i;
 
@@ -104,9 +104,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sb_init(&msg);
 	ffr_msg_capture(&msg);
 	if (!parse_run(&r, 0, &jobs[0]) && !parse_run(&r, 1, &jobs[1])) {
-		all_totals(&r, &t);
-		write_lcov(&r, "/dev/null", 0);
-		write_lcov(&r, "/dev/null", 1);
+		analyse_coverage(&r);
+		write_lcov(&r, "/dev/null", true);
+		write_lcov(&r, "/dev/null", false);
 	}
 	ffr_msg_capture(NULL);
 	sb_free(&msg);
