@@ -18,12 +18,12 @@
 
 static bool ep_line(const struct srcfile *f, int ln)
 {
-	return ln <= f->nlines && f->ep && (f->ep[ln] & EP_ERROR) && !(f->ep[ln] & EP_TEST);
+	return ln <= f->nlines && f->errpath && (f->errpath[ln] & EP_ERROR) && !(f->errpath[ln] & EP_TEST);
 }
 
 static bool ep_branch_line(const struct srcfile *f, int ln)
 {
-	return ln <= f->nlines && f->ep && (f->ep[ln] & (EP_ERROR | EP_TEST));
+	return ln <= f->nlines && f->errpath && (f->errpath[ln] & (EP_ERROR | EP_TEST));
 }
 
 static void tally(struct tally *t, unsigned long long base, unsigned long long camp)
@@ -120,15 +120,15 @@ static void recovery(struct report *r, struct site *s)
 			if (!f->has[ln])
 				continue;
 			if (c->lines[ln] && !b->lines[ln]) {
-				grow(&s->rec, &s->caprec, s->nrec + 1, sizeof(*s->rec));
-				s->rec[s->nrec].file = fi;
-				s->rec[s->nrec].line = ln;
-				s->rec[s->nrec].error_path = ep_line(f, ln);
-				s->rec_error += s->rec[s->nrec].error_path;
-				s->nrec++;
+				grow(&s->recovery, &s->caprecovery, s->nrecovery + 1, sizeof(*s->recovery));
+				s->recovery[s->nrecovery].file = fi;
+				s->recovery[s->nrecovery].line = ln;
+				s->recovery[s->nrecovery].error_path = ep_line(f, ln);
+				s->recovery_error_lines += s->recovery[s->nrecovery].error_path;
+				s->nrecovery++;
 			}
 			for (a = 0; a < f->nbr[ln]; a++)
-				s->rec_branches += c->br[ln][a] && !b->br[ln][a];
+				s->recovery_branches += c->br[ln][a] && !b->br[ln][a];
 		}
 	}
 }
@@ -143,7 +143,7 @@ static int load_source(struct srcfile *f)
 	if (!f->text)
 		return ffr_error(f->abs, "cannot read the source the kernel was built from (--srctree?): %s",
 				 strerror(errno));
-	f->ep = errpath_classify(f->text, len, &n);
+	f->errpath = errpath_classify(f->text, len, &n);
 	cap = n + 2;
 	f->line_text = xcalloc(cap + 1, sizeof(*f->line_text));
 	n = 0;

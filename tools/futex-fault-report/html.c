@@ -115,7 +115,7 @@ static void site_row(const struct report *r, FILE *f, const struct site *s)
 		html_escape(f, s->file);
 		fprintf(f, ":%d", s->line);
 	}
-	if (s->line_guessed)
+	if (s->line_from_source)
 		fputs("<sup title=\"line found in the source, the table said 0\">*</sup>", f);
 	fputs("</td><td>", f);
 	html_escape(f, s->function);
@@ -127,9 +127,9 @@ static void site_row(const struct report *r, FILE *f, const struct site *s)
 		fprintf(f, "<td class=\"n\" data-v=\"%llu\" data-k=\"outcomes.%s\">%llu</td>", s->oc[k],
 			oc_names[k], s->oc[k]);
 	fprintf(f, "<td class=\"n\" data-v=\"%zu\" data-k=\"recovery.lines_total\">%zu</td>",
-		s->nrec, s->nrec);
+		s->nrecovery, s->nrecovery);
 	fprintf(f, "<td class=\"n\" data-v=\"%zu\" data-k=\"recovery.error_lines\">%zu</td>",
-		s->rec_error, s->rec_error);
+		s->recovery_error_lines, s->recovery_error_lines);
 	fputs("<td>", f);
 	if (s->nerrors) {
 		size_t i;

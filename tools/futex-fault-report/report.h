@@ -74,7 +74,8 @@ struct site {
 	char			*function;
 	char			*errname;	/* EFAULT */
 	int			line;		/* 0: unknown */
-	bool			line_guessed;	/* found in the source, not in the table */
+	/* the line was found in the source, the table said 0 */
+	bool			line_from_source;
 	int			file_idx;	/* into report.files, -1 if not profiled */
 	int			run;		/* run enabling it, -1 if none */
 	unsigned long long	fired;
@@ -88,10 +89,10 @@ struct site {
 	unsigned long long	caller;		/* first caller address seen */
 	char			*caller_sym;
 	/* recovery path: lines that ran in its run and not in the baseline */
-	struct lineref		*rec;
-	size_t			nrec, caprec;
-	size_t			rec_error;	/* of which error-path lines */
-	size_t			rec_branches;	/* branch arcs taken only in its run */
+	struct lineref		*recovery;
+	size_t			nrecovery, caprecovery;
+	size_t			recovery_error_lines;	/* of which error-path lines */
+	size_t			recovery_branches;	/* branch arcs taken only in its run */
 	long long		table_hits;	/* from its run's sites.txt, -1 unknown */
 	long long		table_injected;
 };
@@ -123,7 +124,7 @@ struct srcfile {
 	char		*text;		/* source, NULL if unreadable */
 	char		**line_text;	/* [1..nlines] */
 	int		nlines;
-	unsigned char	*ep;		/* EP_* flags [0..nlines+1] */
+	unsigned char	*errpath;	/* EP_* flags [0..nlines+1] */
 	int		maxline;
 	unsigned char	*has;		/* [line]: gcov has a record */
 	int		*nbr;		/* [line]: branch arcs */

@@ -83,8 +83,8 @@ static json_t *site_json(const struct report *r, const struct site *s)
 		json_array_append_new(tasks, json_pack("{s:o, s:i, s:I}", "comm",
 						       jstr(s->tasks[i].comm), "pid", s->tasks[i].pid,
 						       "count", (json_int_t)s->tasks[i].count));
-	for (i = 0; i < s->nrec; i++) {
-		const struct lineref *lr = &s->rec[i];
+	for (i = 0; i < s->nrecovery; i++) {
+		const struct lineref *lr = &s->recovery[i];
 
 		json_array_append_new(lines, json_pack("{s:o, s:i, s:b}", "file",
 						       jstr(r->files[lr->file].rel), "line", lr->line,
@@ -95,7 +95,7 @@ static json_t *site_json(const struct report *r, const struct site *s)
 			 "name", jstr(s->name),
 			 "file", jstr(s->file),
 			 "line", s->line,
-			 "line_from_source", s->line_guessed,
+			 "line_from_source", s->line_from_source,
 			 "function", jstr(s->function),
 			 "errno", jstr(s->errname),
 			 "run", jstr(s->run > 0 ? r->runs[s->run].name : NULL),
@@ -108,9 +108,9 @@ static json_t *site_json(const struct report *r, const struct site *s)
 			 "by_op", kv_counts(s->ops, s->nops, false),
 			 "by_task", tasks,
 			 "recovery",
-			 "lines_total", (json_int_t)s->nrec,
-			 "error_lines", (json_int_t)s->rec_error,
-			 "branches", (json_int_t)s->rec_branches,
+			 "lines_total", (json_int_t)s->nrecovery,
+			 "error_lines", (json_int_t)s->recovery_error_lines,
+			 "branches", (json_int_t)s->recovery_branches,
 			 "lines", lines);
 }
 

@@ -217,6 +217,6 @@ int site_locate(struct report *r, struct site *s)
 	return 0;
 found:
 	s->line = l;
-	s->line_guessed = true;
+	s->line_from_source = true;
 	return 0;
 }

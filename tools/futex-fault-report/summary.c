@@ -47,7 +47,7 @@ void print_summary(const struct report *r, FILE *f)
 		snprintf(loc, sizeof(loc), "%s:%d", base ? base + 1 : s->file, s->line);
 		fprintf(f, "  %-28s %-26s %8llu %9llu %6llu %5llu %8llu %9zu\n", s->name, loc,
 			s->fired, s->oc[OC_RECOVERED], s->oc[OC_ERROR], s->oc[OC_EXIT],
-			s->oc[OC_NORETURN], s->nrec);
+			s->oc[OC_NORETURN], s->nrecovery);
 	}
 	if (r->sites_idle)
 		fprintf(f, "  (%zu more sites neither run nor fired)\n", r->sites_idle);
