@@ -377,6 +377,22 @@ print("[fired=%d recovered=%d error=%d exit=%d noreturn=%d recovery_lines=%d err
 grep -m1 futex_fault_inject "$work/rep.txt" | grep -qF -- "$want" &&
 	ok "plugin with -O futex_fault:report=: $want" ||
 	not_ok "plugin with report: $(grep -m1 futex_fault_inject "$work/rep.txt")"
+# report.json is read once, when the plugin is loaded: a broken one is said
+# once, naming it, however many events follow, and its events print plain
+echo '{ "sites": [' > "$work/broken.json"
+TRACEEVENT_PLUGIN_DIR=$plugdir trace-cmd report -O "futex_fault:report=$work/broken.json" \
+	"$trace" > "$work/rep-broken.txt" 2>&1
+n_msg=$(grep -c "plugin_futex_fault: $work/broken.json: not valid JSON: line 2" "$work/rep-broken.txt")
+[ "$n_msg" = 1 ] && ! grep futex_fault_inject "$work/rep-broken.txt" | grep -qF -e '[fired=' -e '[not in report]' &&
+	ok "plugin with a broken report.json: one message naming it, events without annotation" ||
+	not_ok "plugin with a broken report.json: $n_msg messages; $(grep -m1 futex_fault_inject "$work/rep-broken.txt")"
+# even a trace without futex_fault_inject events (the baseline's) loads it
+TRACEEVENT_PLUGIN_DIR=$plugdir trace-cmd report -O "futex_fault:report=$work/no-such.json" \
+	"$fx/runs/baseline/trace.dat" > "$work/rep-none.txt" 2>&1
+grep -qF "plugin_futex_fault: $work/no-such.json: No such file or directory" "$work/rep-none.txt" &&
+	! grep -q futex_fault_inject "$work/rep-none.txt" &&
+	ok "plugin reads report.json when loaded, not at the first event" ||
+	not_ok "plugin on a trace without events did not read report.json: $(grep -m1 plugin_futex "$work/rep-none.txt")"
 TRACEEVENT_PLUGIN_DIR=$plugdir trace-cmd list -O 2>/dev/null | grep -A1 "plugin:.*futex_fault" | grep -q "option:.*report" &&
 	ok "trace-cmd list -O shows futex_fault:report" || not_ok "trace-cmd list -O lacks futex_fault:report"
 n_events=$(grep -c futex_fault_inject "$work/plain.txt")

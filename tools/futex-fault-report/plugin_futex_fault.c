@@ -9,20 +9,24 @@
  * __print_symbolic() of its print fmt): no site list is compiled in.
  * With -O futex_fault:report=<report.json> each line also gets what
  * futex-fault-report found for the site: outcomes and recovery coverage.
+ * The report is read once, when the plugin is loaded: libtraceevent sets
+ * the options given on the command line in tep_plugin_add_options().
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <event-parse.h>
 #include <trace-seq.h>
 
-#include "print_symbolic.h"
 #include "json_number.h"
+#include "print_symbolic.h"
 #include "util.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
-EXPORT struct tep_plugin_option tep_plugin_options[] = {
+EXPORT struct tep_plugin_option TEP_PLUGIN_OPTIONS[] = {
 	{
 		.name = "report",
 		.plugin_alias = "futex_fault",
@@ -32,9 +36,9 @@ EXPORT struct tep_plugin_option tep_plugin_options[] = {
 	{ .name = NULL },
 };
 
-EXPORT const char *tep_plugin_alias = "futex_fault";
+EXPORT const char *TEP_PLUGIN_ALIAS = "futex_fault";
 
-static struct tep_plugin_option *opt_report = &tep_plugin_options[0];
+static struct tep_plugin_option *opt_report = &TEP_PLUGIN_OPTIONS[0];
 
 /* per-event lookups, done on the first record */
 static struct {
@@ -44,11 +48,16 @@ static struct {
 	struct symtab		sites;
 } ev;
 
+/* each site of the report, with the annotation printed after its events */
+struct report_site {
+	char	*name;
+	char	*note;		/* " [fired=... error_lines=...]" */
+};
+
 static struct {
-	char		*path;		/* the report loaded */
-	json_t		*doc;
-	json_t		*sites;
-	bool		failed;
+	bool			loaded;		/* the option named a report */
+	struct report_site	*sites;
+	size_t			nsites;
 } rep;
 
 /* libtraceevent reads a field wherever the format says: check the record's size first */
@@ -113,60 +122,85 @@ static const char *site_name(struct tep_record *rec, unsigned long long site)
 	return (const char *)rec->data + off;
 }
 
-static json_t *report_site(struct trace_seq *s, const char *name)
+static void report_free(void)
 {
-	const char *path = opt_report->value;
-	json_t *site;
 	size_t i;
 
-	if (!path || !*path || !name)
-		return NULL;
-	if (!rep.path || strcmp(rep.path, path)) {
-		json_error_t err;
-		char *text;
-		size_t len;
-
-		json_decref(rep.doc);
-		free(rep.path);
-		memset(&rep, 0, sizeof(rep));
-		rep.path = strdup(path);
-		text = read_file(path, &len);
-		rep.doc = text ? json_loadb(text, len, JSON_DECODE_INT_AS_REAL, &err) : NULL;
-		free(text);
-		rep.sites = json_object_get(rep.doc, "sites");
-		rep.failed = !json_is_array(rep.sites);
-		if (rep.failed)
-			fprintf(stderr, "plugin_futex_fault: %s: not a futex-fault-report report.json\n",
-				path);
+	for (i = 0; i < rep.nsites; i++) {
+		free(rep.sites[i].name);
+		free(rep.sites[i].note);
 	}
-	if (rep.failed)
-		return NULL;
-	json_array_foreach(rep.sites, i, site) {
-		const char *n = json_string_value(json_object_get(site, "name"));
+	free(rep.sites);
+	memset(&rep, 0, sizeof(rep));
+}
 
-		if (n && !strcmp(n, name))
-			return site;
+/*
+ * Read report.json once: each site's annotation, formatted now.  A report
+ * that cannot be read is said once; its events are then printed without.
+ */
+static void report_load(const char *path)
+{
+	json_t *doc, *sites, *site;
+	json_error_t err;
+	size_t i, len;
+	char *text;
+
+	report_free();
+	if (!path || !*path)
+		return;
+	text = read_file(path, &len);
+	if (!text) {
+		fprintf(stderr, "plugin_futex_fault: %s: %s\n", path, strerror(errno));
+		return;
 	}
-	return NULL;
+	doc = json_loadb(text, len, JSON_DECODE_INT_AS_REAL, &err);
+	free(text);
+	if (!doc) {
+		fprintf(stderr, "plugin_futex_fault: %s: not valid JSON: line %d column %d: %s\n",
+			path, err.line, err.column, err.text);
+		return;
+	}
+	sites = json_object_get(doc, "sites");
+	if (!json_is_array(sites)) {
+		fprintf(stderr, "plugin_futex_fault: %s: not a futex-fault-report report.json (no \"sites\" array)\n",
+			path);
+		json_decref(doc);
+		return;
+	}
+	rep.sites = xcalloc(json_array_size(sites) + 1, sizeof(*rep.sites));
+	json_array_foreach(sites, i, site) {
+		const char *name = json_string_value(json_object_get(site, "name"));
+		json_t *oc = json_object_get(site, "outcomes");
+		json_t *rec = json_object_get(site, "recovery");
+
+		if (!name)
+			continue;
+		rep.sites[rep.nsites].name = xstrdup(name);
+		rep.sites[rep.nsites].note =
+			xasprintf(" [fired=%.0f recovered=%.0f error=%.0f exit=%.0f noreturn=%.0f recovery_lines=%.0f error_lines=%.0f]",
+				  member_num(site, "fired", 0), member_num(oc, "recovered", 0),
+				  member_num(oc, "error", 0), member_num(oc, "exit", 0),
+				  member_num(oc, "noreturn", 0), member_num(rec, "lines_total", 0),
+				  member_num(rec, "error_lines", 0));
+		rep.nsites++;
+	}
+	rep.loaded = true;
+	json_decref(doc);
 }
 
 static void print_report(struct trace_seq *s, const char *name)
 {
-	json_t *site = report_site(s, name), *oc, *rec;
+	size_t i;
 
-	if (!opt_report->value || !*opt_report->value)
+	if (!rep.loaded)
 		return;
-	if (!site) {
-		trace_seq_puts(s, " [not in report]");
-		return;
+	for (i = 0; name && i < rep.nsites; i++) {
+		if (!strcmp(rep.sites[i].name, name)) {
+			trace_seq_puts(s, rep.sites[i].note);
+			return;
+		}
 	}
-	oc = json_object_get(site, "outcomes");
-	rec = json_object_get(site, "recovery");
-	trace_seq_printf(s, " [fired=%.0f recovered=%.0f error=%.0f exit=%.0f noreturn=%.0f recovery_lines=%.0f error_lines=%.0f]",
-			 member_num(site, "fired", 0), member_num(oc, "recovered", 0),
-			 member_num(oc, "error", 0), member_num(oc, "exit", 0),
-			 member_num(oc, "noreturn", 0), member_num(rec, "lines_total", 0),
-			 member_num(rec, "error_lines", 0));
+	trace_seq_puts(s, " [not in report]");
 }
 
 static int futex_fault_handler(struct trace_seq *s, struct tep_record *rec,
@@ -212,22 +246,22 @@ static int futex_fault_handler(struct trace_seq *s, struct tep_record *rec,
 	return 0;
 }
 
-EXPORT int tep_plugin_loader(struct tep_handle *tep)
+EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
 	tep_register_event_handler(tep, -1, "futex_fault", "futex_fault_inject",
 				   futex_fault_handler, NULL);
-	tep_plugin_add_options("futex_fault", tep_plugin_options);
+	/* sets the options given by the user, report= among them */
+	tep_plugin_add_options("futex_fault", TEP_PLUGIN_OPTIONS);
+	report_load(opt_report->value);
 	return 0;
 }
 
-EXPORT void tep_plugin_unloader(struct tep_handle *tep)
+EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 {
 	tep_unregister_event_handler(tep, -1, "futex_fault", "futex_fault_inject",
 				     futex_fault_handler, NULL);
-	tep_plugin_remove_options(tep_plugin_options);
+	tep_plugin_remove_options(TEP_PLUGIN_OPTIONS);
 	symtab_free(&ev.sites);
 	memset(&ev, 0, sizeof(ev));
-	json_decref(rep.doc);
-	free(rep.path);
-	memset(&rep, 0, sizeof(rep));
+	report_free();
 }

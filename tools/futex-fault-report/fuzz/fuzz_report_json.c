@@ -27,18 +27,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t i;
 
 	fuzz_write(path, data, size);
-	json_decref(rep.doc);
-	free(rep.path);
-	memset(&rep, 0, sizeof(rep));
+	report_load(path);
 	trace_seq_init(&s);
 	print_report(&s, "wait_get_value");
-	for (i = 0; !rep.failed && i < json_array_size(rep.sites); i++) {
-		const char *name = json_string_value(json_object_get(json_array_get(rep.sites, i),
-								     "name"));
-
-		if (name)
-			print_report(&s, name);
-	}
+	for (i = 0; i < rep.nsites; i++)
+		print_report(&s, rep.sites[i].name);
 	trace_seq_destroy(&s);
 	return 0;
 }
