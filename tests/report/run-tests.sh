@@ -400,6 +400,16 @@ n_report=$(python3 -c 'import json,sys; print([s for s in json.load(open(sys.arg
 [ "$n_events" = "$n_report" ] && ok "trace-cmd report shows $n_events events, report.json fired $n_report" ||
 	not_ok "trace-cmd report shows $n_events events, report.json fired $n_report"
 
+# ------------------------------------------------------------ kernel interface v2
+
+# the decoder and the plugin on v2's futex_fault_inject (test_kernel_v2.c)
+if "$here/test_kernel_v2" > "$work/v2.tap" 2>&1; then
+	ok "interface v2: $(grep -c '^ok' "$work/v2.tap") checks of the decoder and the plugin"
+else
+	not_ok "interface v2: $(grep -m3 '^not ok' "$work/v2.tap" | tr '\n' ' ')"
+fi
+sed -e 's/^/# v2: /' "$work/v2.tap"
+
 # ------------------------------------------------------------ the pages in a browser
 
 if [ -n "${SKIP_BROWSER:-}" ] || [ ! -x "$chromium" ]; then

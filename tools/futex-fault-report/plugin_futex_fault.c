@@ -77,7 +77,8 @@ static int setup(struct tep_event *event)
 	ev.err = tep_find_field(event, "err");
 	ev.op = tep_find_field(event, "op");
 	ev.uaddr = tep_find_field(event, "uaddr");
-	ev.caller = tep_find_field(event, "caller");
+	/* call_site since interface v2, caller before */
+	ev.caller = tep_find_field(event, "call_site") ?: tep_find_field(event, "caller");
 	ev.name = tep_find_field(event, "name");
 	/* newer kernels leave the op to raw_syscalls:sys_enter */
 	if (!ev.site || !ev.err || !ev.uaddr || !ev.caller)
@@ -234,7 +235,7 @@ static int futex_fault_handler(struct trace_seq *s, struct tep_record *rec,
 		futex_op_name(op, opname, sizeof(opname));
 		trace_seq_printf(s, " op=%s", opname);
 	}
-	trace_seq_printf(s, " uaddr=0x%llx caller=", uaddr);
+	trace_seq_printf(s, " uaddr=0x%llx %s=", uaddr, ev.caller->name);
 	fn = tep_find_function(event->tep, caller);
 	if (fn) {
 		fn_addr = tep_find_function_address(event->tep, caller);

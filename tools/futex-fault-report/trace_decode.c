@@ -352,8 +352,14 @@ int decoder_setup(struct decoder *t)
 		return -1;
 	t->need_inject = t->need_enter = t->need_exit = t->need_pexit = t->need_common;
 	if (get_field(t, ev, "site", &t->f_site, &t->need_inject) ||
-	    get_field(t, ev, "err", &t->f_err, &t->need_inject) ||
-	    get_field(t, ev, "caller", &t->f_caller, &t->need_inject))
+	    get_field(t, ev, "err", &t->f_err, &t->need_inject))
+		return -1;
+	/* the site's code address: call_site since interface v2, caller before */
+	if (!tep_find_any_field(ev, "call_site") && !tep_find_any_field(ev, "caller"))
+		return ffr_error(t->path, "event %s:%s has neither a 'call_site' nor a 'caller' field",
+				 ev->system, ev->name);
+	if (get_field(t, ev, tep_find_any_field(ev, "call_site") ? "call_site" : "caller",
+		      &t->f_caller, &t->need_inject))
 		return -1;
 	/* newer kernels leave the op to raw_syscalls:sys_enter */
 	t->has_op = tep_find_any_field(ev, "op") != NULL;

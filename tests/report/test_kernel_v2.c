@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The reporter and the plugin against the kernel's interface v2:
+ *
+ * - futex_fault_inject names the site's address call_site (v1: caller),
+ *   has no name and no op field (names come from the __print_symbolic() of
+ *   site in its print fmt, the op from raw_syscalls:sys_enter) and has a
+ *   shared field.  Its format below is the v2 event as the kernel writes it
+ *   to events/futex_fault/futex_fault_inject/format; sys_enter and sys_exit
+ *   are 6.1's, as in the fixture's traces.  Records built on these formats
+ *   go through the reporter's decoder and the plugin's print handler.
+ *
+ * - the site table has no file, line and function columns: the reporter
+ *   finds each site's marker in the sources.  Given a source tree (the
+ *   fixture's kernel/futex sources, extracted by run-tests.sh) and the
+ *   fixture's baseline site table, every site is located there and
+ *   compared with the kernel's own v1 table.
+ *
+ * usage: test_kernel_v2 [SRCTREE V1_SITES_TXT]
+ * TAP output; exit status 1 if any test failed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <trace-seq.h>
+
+#include "report.h"
+#include "trace.h"
+#include "util.h"
+
+/* the plugin's handler and setup, static in the plugin */
+#include "plugin_futex_fault.c"
+
+static int ntest, nfail;
+
+#define CHECK(cond, ...) check(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
+
+static void check(int ok, const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void check(int ok, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	ntest++;
+	printf("%sok %d - ", ok ? "" : "not ", ntest);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	if (!ok) {
+		printf(" (%s:%d)", file, line);
+		nfail++;
+	}
+	putchar('\n');
+}
+
+#define COMMON_FIELDS								\
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"	\
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"	\
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+#define ID_INJECT	364
+#define ID_EXIT		302
+#define ID_ENTER	303
+
+static const char inject_v2[] =
+	"name: futex_fault_inject\nID: 364\nformat:\n" COMMON_FIELDS
+	"\tfield:unsigned int site;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:int err;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned long uaddr;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:bool shared;\toffset:24;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned long call_site;\toffset:32;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"site=%s err=%s uaddr=0x%lx shared=%d call_site=%pS\", "
+	"__print_symbolic(REC->site, { 0, \"get_key_access\" }, { 1, \"wait_get_value\" }, "
+	"{ 2, \"wait_get_value_eagain\" }), "
+	"__print_symbolic(REC->err, { 14, \"EFAULT\" }, { 11, \"EAGAIN\" }), "
+	"REC->uaddr, REC->shared, (void *)REC->call_site\n";
+
+/* the same with neither call_site nor caller */
+static const char inject_no_caller[] =
+	"name: futex_fault_inject\nID: 364\nformat:\n" COMMON_FIELDS
+	"\tfield:unsigned int site;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:int err;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned long uaddr;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"site=%s err=%d\", "
+	"__print_symbolic(REC->site, { 0, \"get_key_access\" }, { 1, \"wait_get_value\" }), "
+	"REC->err\n";
+
+static const char sys_enter[] =
+	"name: sys_enter\nID: 303\nformat:\n" COMMON_FIELDS
+	"\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield:unsigned long args[6];\toffset:16;\tsize:48;\tsigned:0;\n\n"
+	"print fmt: \"NR %ld (%lx, %lx, %lx, %lx, %lx, %lx)\", REC->id, REC->args[0], "
+	"REC->args[1], REC->args[2], REC->args[3], REC->args[4], REC->args[5]\n";
+
+static const char sys_exit[] =
+	"name: sys_exit\nID: 302\nformat:\n" COMMON_FIELDS
+	"\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n\n"
+	"print fmt: \"NR %ld = %ld\", REC->id, REC->ret\n";
+
+#define PID		42
+#define FUNC_ADDR	0xffffffff81100000ull
+#define CALL_SITE	(FUNC_ADDR + 0x5c)
+#define UADDR		0x7ffd1000ull
+
+static struct tep_handle *new_tep(const char *inject)
+{
+	struct tep_handle *tep = tep_alloc();
+
+	if (!tep)
+		abort();
+	tep_set_long_size(tep, 8);
+	tep_set_file_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	if (tep_parse_event(tep, inject, strlen(inject), "futex_fault") ||
+	    tep_parse_event(tep, sys_enter, sizeof(sys_enter) - 1, "raw_syscalls") ||
+	    tep_parse_event(tep, sys_exit, sizeof(sys_exit) - 1, "raw_syscalls"))
+		abort();
+	tep_register_comm(tep, "ffdrive", PID);
+	tep_register_function(tep, "futex_wait_setup", FUNC_ADDR, NULL);
+	tep_register_function(tep, "futex_wait", FUNC_ADDR + 0x200, NULL);
+	return tep;
+}
+
+static void put(unsigned char *rec, unsigned int off, unsigned long long v, unsigned int size)
+{
+	memcpy(rec + off, &v, size);	/* host byte order, as the tep says */
+}
+
+static unsigned int rec_enter(unsigned char *rec, long nr, unsigned long op)
+{
+	memset(rec, 0, 64);
+	put(rec, 0, ID_ENTER, 2);
+	put(rec, 4, PID, 4);
+	put(rec, 8, nr, 8);
+	put(rec, 16 + 8, op, 8);
+	return 64;
+}
+
+static unsigned int rec_exit(unsigned char *rec, long nr, long ret)
+{
+	memset(rec, 0, 24);
+	put(rec, 0, ID_EXIT, 2);
+	put(rec, 4, PID, 4);
+	put(rec, 8, nr, 8);
+	put(rec, 16, ret, 8);
+	return 24;
+}
+
+static unsigned int rec_inject(unsigned char *rec, unsigned int site, int err)
+{
+	memset(rec, 0, 40);
+	put(rec, 0, ID_INJECT, 2);
+	put(rec, 4, PID, 4);
+	put(rec, 8, site, 4);
+	put(rec, 12, err, 4);
+	put(rec, 16, UADDR, 8);
+	put(rec, 24, 1, 1);
+	put(rec, 32, CALL_SITE, 8);
+	return 40;
+}
+
+static const char *const site_names[] = {
+	"get_key_access", "wait_get_value", "wait_get_value_eagain",
+};
+
+static void fake_report(struct report *r)
+{
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	r->nsites = ARRAY_SIZE(site_names);
+	r->sites = xcalloc(r->nsites, sizeof(*r->sites));
+	for (i = 0; i < r->nsites; i++)
+		r->sites[i].name = (char *)site_names[i];
+}
+
+static void test_decoder(void)
+{
+	struct decoder t = { .path = "v2.dat" };
+	struct tep_handle *tep = new_tep(inject_v2);
+	struct trace_site *ps;
+	unsigned char rec[64];
+	struct strbuf msg;
+	struct report r;
+	int ret;
+
+	fake_report(&r);
+	t.r = &r;
+	t.tep = tep;
+	t.ps = xcalloc(r.nsites, sizeof(*t.ps));
+	sb_init(&msg);
+	ffr_msg_capture(&msg);
+	ret = decoder_setup(&t);
+	CHECK(ret == 0, "v2 futex_fault_inject (call_site, no name, no op): decoder set up%s%s",
+	      msg.len ? ": " : "", msg.len ? msg.buf : "");
+	if (ret) {
+		ffr_msg_capture(NULL);
+		return;
+	}
+	CHECK(!t.has_op && !t.has_name, "v2: the op comes from sys_enter, names from the print fmt");
+	decoder_start(&t);
+	/* futex(FUTEX_WAIT_PRIVATE) faulted by wait_get_value, returns -EFAULT */
+	decode_record(&t, rec, rec_enter(rec, 202, 128), 0);
+	decode_record(&t, rec, rec_inject(rec, 1, 14), 0);
+	decode_record(&t, rec, rec_exit(rec, 202, -14), 0);
+	/* the twin site injecting -EAGAIN, then the call succeeds */
+	decode_record(&t, rec, rec_enter(rec, 202, 128), 0);
+	decode_record(&t, rec, rec_inject(rec, 2, 11), 0);
+	decode_record(&t, rec, rec_exit(rec, 202, 0), 0);
+	decoder_end(&t);
+	ret = decoder_check(&t, 0);
+	CHECK(ret == 0, "v2 records decoded without error%s%s", msg.len ? ": " : "",
+	      msg.len ? msg.buf : "");
+	decoder_name_tasks(&t);
+	ps = &t.ps[1];
+	CHECK(t.records == 6 && t.injects == 2, "6 records, 2 injections (%llu, %llu)", t.records,
+	      t.injects);
+	CHECK(ps->fired == 1 && ps->oc[OC_ERROR] == 1 && ps->nerrors == 1 &&
+	      ps->errors[0].key == 14, "wait_get_value (site value 1): fired once, error EFAULT");
+	CHECK(ps->nops == 1 && ps->ops[0].key == 128,
+	      "its op FUTEX_WAIT_PRIVATE (128) comes from sys_enter's args[1] (%ld)",
+	      ps->nops ? ps->ops[0].key : -1);
+	CHECK(ps->caller == CALL_SITE && ps->caller_sym &&
+	      !strcmp(ps->caller_sym, "futex_wait_setup+0x5c"),
+	      "its caller is read from call_site: %s", ps->caller_sym ? ps->caller_sym : "(none)");
+	CHECK(ps->tasks && !strcmp(ps->tasks[0].comm, "ffdrive") && ps->tasks[0].pid == PID,
+	      "its task is named from the trace's comms");
+	ps = &t.ps[2];
+	CHECK(ps->fired == 1 && ps->oc[OC_RECOVERED] == 1,
+	      "wait_get_value_eagain (site value 2): fired once, recovered");
+	CHECK(t.ps[0].fired == 0, "get_key_access did not fire");
+	decoder_free(&t);
+	ffr_msg_capture(NULL);
+	sb_free(&msg);
+	tep_free(tep);
+
+	/* neither call_site nor caller: a clear error naming the trace */
+	memset(&t, 0, sizeof(t));
+	t.path = "nocaller.dat";
+	t.r = &r;
+	t.tep = tep = new_tep(inject_no_caller);
+	sb_init(&msg);
+	ffr_msg_capture(&msg);
+	ret = decoder_setup(&t);
+	ffr_msg_capture(NULL);
+	CHECK(ret < 0 && msg.buf && strstr(msg.buf, "nocaller.dat: event futex_fault:futex_fault_inject has neither a 'call_site' nor a 'caller' field"),
+	      "no call_site nor caller field: %s", msg.buf ? msg.buf : "(no message)");
+	decoder_free(&t);
+	sb_free(&msg);
+	tep_free(tep);
+}
+
+static void test_plugin(void)
+{
+	struct tep_handle *tep = new_tep(inject_v2);
+	struct tep_event *event = tep_find_event(tep, ID_INJECT);
+	struct tep_record rec = { 0 };
+	unsigned char data[64];
+	struct trace_seq s;
+
+	rec.data = data;
+	rec.size = rec_inject(data, 2, 11);
+	trace_seq_init(&s);
+	futex_fault_handler(&s, &rec, event, NULL);
+	trace_seq_terminate(&s);
+	CHECK(!strcmp(s.buffer, "site=wait_get_value_eagain err=EAGAIN uaddr=0x7ffd1000 call_site=futex_wait_setup+0x5c"),
+	      "plugin prints the v2 event: %s", s.buffer);
+	trace_seq_destroy(&s);
+	symtab_free(&ev.sites);
+	memset(&ev, 0, sizeof(ev));
+	tep_free(tep);
+}
+
+int main(int argc, char **argv)
+{
+	test_decoder();
+	test_plugin();
+	printf("1..%d\n", ntest);
+	if (nfail)
+		fprintf(stderr, "test_kernel_v2: %d of %d failed\n", nfail, ntest);
+	return nfail ? 1 : 0;
+}
