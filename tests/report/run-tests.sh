@@ -50,6 +50,18 @@ report()
 	"$ffr" --srctree "$src" "$@"
 }
 
+# v2_tables DIR: its site tables as v2 writes them: no file, line, function;
+# call_site last (the last hit's, "-" before the first)
+v2_tables()
+{
+	local f
+	for f in "$1"/runs/*/sites.txt; do
+		awk 'NR == 1 { print "# name errno enabled hits injected call_site"; next }
+		     { print $1, $5, $6, $7, $8, ($7 > 0 ? $4 "+0x5c/0x180" : "-") }' "$f" > "$f.v2" &&
+			mv "$f.v2" "$f"
+	done
+}
+
 # ------------------------------------------------------------ the report
 
 if report -q -o "$work/report" "$fx" 2>"$work/err"; then
@@ -222,6 +234,23 @@ bad "unknown layout version" "$bad/campaign.json"
 fresh
 echo '{ "layout_version": 1, ' > "$bad/runs/wait_get_key/run.json"
 bad "broken run.json" "$bad/runs/wait_get_key/run.json"
+
+fresh
+sed -i 's/^wait_get_key \(.*\) EFAULT /wait_get_key \1 EBOGUS /' "$bad/runs/baseline/sites.txt"
+bad "site table with an errno that is not one" "$bad/runs/baseline/sites.txt"
+grep -qF "site 'wait_get_key': errno 'EBOGUS' is not an errno name" "$work/bad-err" &&
+	ok "the message names the value EBOGUS" || not_ok "the message: $(head -c 300 "$work/bad-err")"
+
+fresh
+sed -i '1s/.*/# name file errno enabled hits injected/' "$bad/runs/baseline/sites.txt"
+bad "site table header with file but no line and function" "$bad/runs/baseline/sites.txt"
+
+fresh
+v2_tables "$bad"
+sed -i 's/^get_key_gup /get_key_gup_renamed /' "$bad"/runs/*/sites.txt
+bad "v2 site table naming a site the sources lack" "$src"
+grep -qF "site 'get_key_gup_renamed' of the site table: no 'futex_fault(get_key_gup_renamed,'" "$work/bad-err" &&
+	ok "the message names the site" || not_ok "the message: $(head -c 300 "$work/bad-err")"
 
 fresh
 rm -rf "$work/nosrc"
@@ -402,13 +431,34 @@ n_report=$(python3 -c 'import json,sys; print([s for s in json.load(open(sys.arg
 
 # ------------------------------------------------------------ kernel interface v2
 
-# the decoder and the plugin on v2's futex_fault_inject (test_kernel_v2.c)
-if "$here/test_kernel_v2" > "$work/v2.tap" 2>&1; then
-	ok "interface v2: $(grep -c '^ok' "$work/v2.tap") checks of the decoder and the plugin"
+# the decoder and the plugin on v2's futex_fault_inject, the site locator on
+# the fixture's sources (test_kernel_v2.c)
+if "$here/test_kernel_v2" "$src" "$fx" > "$work/v2.tap" 2>&1; then
+	ok "interface v2: $(grep -c '^ok' "$work/v2.tap") checks of the decoder, the plugin and the site locator"
 else
 	not_ok "interface v2: $(grep -m3 '^not ok' "$work/v2.tap" | tr '\n' ' ')"
 fi
 sed -e 's/^/# v2: /' "$work/v2.tap"
+
+# the fixture with v2 site tables: each site's file, line and function come
+# from the sources and gcov, and the report is the v1 report but for
+# line_from_source
+rm -rf "$work/fx-v2"
+cp -r "$fx" "$work/fx-v2"
+v2_tables "$work/fx-v2"
+if report -q -o "$work/report-v2" "$work/fx-v2" 2>"$work/v2-err"; then
+	v2_norm='del(.results, .kernel.gcno_dir) | .sites[] |= del(.line_from_source)'
+	jq -S "$v2_norm" "$work/report/report.json" > "$work/v1.norm"
+	jq -S "$v2_norm" "$work/report-v2/report.json" > "$work/v2.norm"
+	if cmp -s "$work/v1.norm" "$work/v2.norm" &&
+	   [ "$(jq '[.sites[] | select(.line_from_source | not)] | length' "$work/report-v2/report.json")" = 0 ]; then
+		ok "v2 site tables: the same report as v1's, every site's file, line and function from the sources ($(jq '.sites | length' "$work/report-v2/report.json") sites)"
+	else
+		not_ok "v2 site tables: the report differs from v1's: $(diff "$work/v1.norm" "$work/v2.norm" | head -c 300)"
+	fi
+else
+	not_ok "report on v2 site tables: $(head -c 300 "$work/v2-err")"
+fi
 
 # ------------------------------------------------------------ the pages in a browser
 

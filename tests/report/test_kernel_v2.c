@@ -16,9 +16,10 @@
  *   fixture's baseline site table, every site is located there and
  *   compared with the kernel's own v1 table.
  *
- * usage: test_kernel_v2 [SRCTREE V1_SITES_TXT]
+ * usage: test_kernel_v2 [SRCTREE FIXTURE]
  * TAP output; exit status 1 if any test failed.
  */
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,10 +278,238 @@ static void test_plugin(void)
 	tep_free(tep);
 }
 
+/* ------------------------------------------------------------ the site locator */
+
+static char *tmp;	/* scratch directory */
+
+/* the v1 table at path as a v2 table, plus extra sites */
+static char *v2_table(const char *path, const char *extra)
+{
+	char *out = xasprintf("%s/sites-v2.txt", tmp), *text = read_file(path, NULL), *line, *save;
+	FILE *f = fopen(out, "w");
+	char name[64], file[128], fn[128], err[32];
+	int ln, en, hits, inj;
+
+	if (!text || !f)
+		abort();
+	fputs("# name errno enabled hits injected call_site\n", f);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (line[0] != '#' &&
+		    sscanf(line, "%63s %127s %d %127s %31s %d %d %d", name, file, &ln, fn, err, &en,
+			   &hits, &inj) == 8)
+			fprintf(f, "%s %s %d %d %d %s\n", name, err, en, hits, inj,
+				hits ? "futex_wait_setup+0x5c/0x180" : "-");
+	fputs(extra, f);
+	if (fclose(f))
+		abort();
+	free(text);
+	return out;
+}
+
+static void new_report(struct report *r, const char *srctree)
+{
+	memset(r, 0, sizeof(*r));
+	r->srctree = (char *)srctree;
+	r->gcov_dir = "kernel/futex";
+}
+
+/* the source line file:line of srctree */
+static char *source_line(const char *srctree, const char *file, int line)
+{
+	char *path = xasprintf("%s/%s", srctree, file), *text = read_file(path, NULL), *p, *e;
+	char *copy = NULL;
+
+	free(path);
+	for (p = text; p && --line > 0; p = strchr(p, '\n'))
+		if (*p == '\n' || p == text)
+			p += *p == '\n';
+	if (p && line == 0) {
+		if (*p == '\n')
+			p++;
+		e = strchr(p, '\n');
+		copy = e ? xstrndup(p, e - p) : xstrdup(p);
+	}
+	free(text);
+	return copy ? copy : xstrdup("");
+}
+
+/* copy srctree/kernel/futex/name to dst, text inserted before line at (0: appended) */
+static void copy_with(const char *srctree, const char *dst, const char *name, int at,
+		      const char *insert)
+{
+	char *from = xasprintf("%s/kernel/futex/%s", srctree, name);
+	char *to = xasprintf("%s/kernel/futex/%s", dst, name);
+	char *text = read_file(from, NULL), *p = text;
+	FILE *f = fopen(to, "w");
+	int ln = 1;
+
+	if (!text || !f)
+		abort();
+	for (; *p; p++) {
+		if (ln == at && (p == text || p[-1] == '\n'))
+			fputs(insert, f);
+		fputc(*p, f);
+		ln += *p == '\n';
+	}
+	if (!at)
+		fputs(insert, f);
+	fclose(f);
+	free(text);
+	free(from);
+	free(to);
+}
+
+/* a copy of the fixture's kernel/futex sources, in tmp/name */
+static char *copy_tree(const char *srctree, const char *name)
+{
+	static const char *const files[] = { "core.c", "pi.c", "requeue.c", "syscalls.c",
+					     "waitwake.c", "fault.c" };
+	char *dst = xasprintf("%s/%s", tmp, name), *cmd;
+	size_t i;
+
+	cmd = xasprintf("mkdir -p %s/kernel/futex", dst);
+	if (system(cmd))
+		abort();
+	free(cmd);
+	for (i = 0; i < ARRAY_SIZE(files); i++)
+		copy_with(srctree, dst, files[i], -1, "");
+	return dst;
+}
+
+static int locate_in(struct report *r, const char *srctree, const char *table,
+		     struct strbuf *msg)
+{
+	int ret;
+
+	new_report(r, srctree);
+	sb_init(msg);
+	ffr_msg_capture(msg);
+	ret = sites_load(r, table);
+	if (!ret)
+		ret = sites_locate(r);
+	ffr_msg_capture(NULL);
+	return ret;
+}
+
+static void test_locate(const char *srctree, const char *fixture)
+{
+	struct report truth, r;
+	struct site *s, *t, *eagain;
+	struct strbuf msg;
+	char *path, *table, *dup, *line;
+	size_t i, bad_file = 0, bad_line = 0, bad_marker = 0;
+	int ret, wgv_line;
+	glob_t g;
+
+	/* the kernel's own v1 tables: file and function, and the line of each site that ran */
+	new_report(&truth, srctree);
+	path = xasprintf("%s/runs/baseline/sites.txt", fixture);
+	if (sites_load(&truth, path))
+		abort();
+	table = v2_table(path, "");
+	free(path);
+	path = xasprintf("%s/runs/*/sites.txt", fixture);
+	if (glob(path, 0, NULL, &g))
+		abort();
+	free(path);
+	for (i = 0; i < g.gl_pathc; i++)
+		if (!strstr(g.gl_pathv[i], "/baseline/") && sites_load(&truth, g.gl_pathv[i]))
+			abort();
+
+	ret = locate_in(&r, srctree, table, &msg);
+	CHECK(ret == 0 && r.nsites == truth.nsites && r.nsites > 50,
+	      "v2 table of %zu sites located in the fixture's sources%s%.300s", r.nsites,
+	      ret ? ": " : "", ret && msg.buf ? msg.buf : "");
+	for (i = 0; !ret && i < r.nsites; i++) {
+		char *marker = xasprintf("futex_fault(%s,", r.sites[i].name);
+
+		s = &r.sites[i];
+		t = site_find(&truth, s->name);
+		bad_file += !t || !s->file || strcmp(s->file, t->file);
+		bad_line += !s->line_from_source || s->line <= 0 || (t && t->line && t->line != s->line);
+		line = s->file ? source_line(srctree, s->file, s->line) : xstrdup("");
+		bad_marker += !strstr(line, marker);
+		free(line);
+		free(marker);
+	}
+	CHECK(!ret && !bad_file, "every site's file is the one the kernel's v1 table names (%zu differ)",
+	      bad_file);
+	CHECK(!ret && !bad_line, "every line found, each that ran the kernel's own (%zu differ)",
+	      bad_line);
+	CHECK(!ret && !bad_marker, "each line holds the site's futex_fault(<name>, (%zu do not)",
+	      bad_marker);
+	s = site_find(&r, "wait_get_value");
+	CHECK(s && !strcmp(s->file, "kernel/futex/waitwake.c") && s->line == 618,
+	      "wait_get_value at kernel/futex/waitwake.c:618, as its run's table says (%s:%d)",
+	      s ? s->file : "?", s ? s->line : 0);
+	CHECK(s && s->function && !strcmp(s->function, "?") && msg.buf &&
+	      strstr(msg.buf, "site 'wait_get_value' at line 618: no function of gcov's holds it"),
+	      "without gcov data the function is '?', with a warning");
+	wgv_line = s ? s->line : 0;
+	sb_free(&msg);
+
+	/* a twin _eagain site just before it, a second marker of it after */
+	dup = copy_tree(srctree, "dup");
+	copy_with(srctree, dup, "waitwake.c", wgv_line,
+		  "\tif (futex_fault(wait_get_value_eagain, uaddr))\n");
+	copy_with(dup, dup, "waitwake.c", 0, "/* futex_fault(wait_get_value, uaddr) again */\n");
+	free(table);
+	path = xasprintf("%s/runs/baseline/sites.txt", fixture);
+	table = v2_table(path, "wait_get_value_eagain EAGAIN 0 0 0 -\n");
+	ret = locate_in(&r, dup, table, &msg);
+	s = site_find(&r, "wait_get_value");
+	eagain = site_find(&r, "wait_get_value_eagain");
+	CHECK(!ret && eagain && eagain->line == wgv_line && s && s->line == wgv_line + 1,
+	      "futex_fault(wait_get_value_eagain, is not wait_get_value's: lines %d, %d",
+	      eagain ? eagain->line : 0, s ? s->line : 0);
+	line = msg.buf ? strstr(msg.buf, "site 'wait_get_value' is marked 2 times; taking kernel/futex/waitwake.c:") : NULL;
+	CHECK(line, "a second marker: the first taken, the other noted: %.*s",
+	      line ? (int)strcspn(line, "\n") : 0, line ? line : "");
+	sb_free(&msg);
+	free(dup);
+
+	/* more than a few markers, or none: errors naming the tree */
+	dup = copy_tree(srctree, "many");
+	copy_with(srctree, dup, "core.c", 0,
+		  "futex_fault(get_key_gup, a); futex_fault(get_key_gup, b);\n"
+		  "futex_fault(get_key_gup, c); futex_fault(get_key_gup, d);\n");
+	ret = locate_in(&r, dup, table, &msg);
+	line = msg.buf ? strstr(msg.buf, "error: ") : NULL;
+	CHECK(ret < 0 && line && !strncmp(line + 7, dup, strlen(dup)) &&
+	      strstr(line, "site 'get_key_gup': 5 markers 'futex_fault(get_key_gup,' in kernel/futex/*.c, at most 4 expected"),
+	      "5 markers of one site: %.*s", line ? (int)strcspn(line, "\n") : 0, line ? line : "");
+	sb_free(&msg);
+	free(table);
+	table = v2_table(path, "no_such_site EFAULT 0 0 0 -\n");
+	ret = locate_in(&r, srctree, table, &msg);
+	line = msg.buf ? strstr(msg.buf, "error: ") : NULL;
+	CHECK(ret < 0 && line && !strncmp(line + 7, srctree, strlen(srctree)) &&
+	      strstr(line, "site 'no_such_site' of the site table: no 'futex_fault(no_such_site,' in kernel/futex/*.c"),
+	      "a site without a marker: %.*s", line ? (int)strcspn(line, "\n") : 0, line ? line : "");
+	sb_free(&msg);
+	free(table);
+	free(path);
+	free(dup);
+	globfree(&g);
+}
+
 int main(int argc, char **argv)
 {
+	char dir[] = "/tmp/test_kernel_v2.XXXXXX";
+	char *cmd;
+
 	test_decoder();
 	test_plugin();
+	if (argc == 3) {
+		tmp = mkdtemp(dir);
+		if (!tmp)
+			abort();
+		test_locate(argv[1], argv[2]);
+		cmd = xasprintf("rm -rf %s", tmp);
+		if (system(cmd))
+			fprintf(stderr, "test_kernel_v2: cannot remove %s\n", tmp);
+		free(cmd);
+	}
 	printf("1..%d\n", ntest);
 	if (nfail)
 		fprintf(stderr, "test_kernel_v2: %d of %d failed\n", nfail, ntest);

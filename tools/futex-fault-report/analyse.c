@@ -247,13 +247,11 @@ int analyse(struct report *r)
 		if (load_source(&r->files[i]))
 			return -1;
 	analyse_coverage(r);
+	if (sites_locate(r))
+		return -1;
 	for (i = 0; i < r->nsites; i++) {
 		struct site *s = &r->sites[i];
 
-		for (k = 0; k < r->nfiles; k++)
-			if (!strcmp(r->files[k].rel, s->file))
-				s->file_idx = k;
-		site_locate(r, s);
 		/* the first run that enables the site */
 		for (k = 1; k < r->nruns && s->run < 0; k++)
 			for (j = 0; j < r->runs[k].nenabled; j++)

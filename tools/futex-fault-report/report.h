@@ -206,10 +206,15 @@ int write_report(struct report *r);
 /* close a written output file; -1 after an error message naming it if writing failed */
 int output_close(FILE *f, const char *path);
 
+/*
+ * site_locate.c: each site's file, line and function, from its marker in
+ * the sources where the site table does not say them; sets file_idx
+ */
+int sites_locate(struct report *r);
+
 /* sites.c */
 int sites_load(struct report *r, const char *path);
 struct site *site_find(struct report *r, const char *name);
-int site_locate(struct report *r, struct site *s);
 void site_count(struct kv **arr, size_t *n, size_t *cap, long key, unsigned long long inc);
 
 /* trace_pool.c, trace_reader.c: read every run's traces (r->workers at a time), merged in run order */

@@ -2,20 +2,25 @@
 /*
  * The site table (/sys/kernel/debug/fail_futex/sites, copied as sites.txt):
  * a "#" header naming the columns, then one site a line.
+ *
+ *   v1: # name file line function errno enabled hits injected
+ *   v2: # name errno enabled hits injected call_site
+ *
+ * Columns are found by name.  A v2 table has no file, line and function:
+ * site_locate.c finds them in the sources.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "report.h"
 #include "util.h"
 
-enum col { C_NAME, C_FILE, C_LINE, C_FUNCTION, C_ERRNO, C_HITS, C_INJECTED, C_NR };
+enum col { C_NAME, C_ERRNO, C_FILE, C_LINE, C_FUNCTION, C_HITS, C_INJECTED, C_NR };
 
 static const char *const col_names[C_NR] = {
-	"name", "file", "line", "function", "errno", "hits", "injected",
+	"name", "errno", "file", "line", "function", "hits", "injected",
 };
 
 struct site *site_find(struct report *r, const char *name)
@@ -100,6 +105,13 @@ int sites_load(struct report *r, const char *path)
 							 lineno, col_names[i]);
 				}
 			}
+			/* v1 has all three, v2 none */
+			if ((col[C_FILE] < 0) != (col[C_LINE] < 0) ||
+			    (col[C_FILE] < 0) != (col[C_FUNCTION] < 0)) {
+				free(text);
+				return ffr_error(path, "line %d: the header must name all of 'file', 'line' and 'function' (interface v1) or none (v2)",
+						 lineno);
+			}
 			continue;
 		}
 		if (!ncol) {
@@ -117,6 +129,12 @@ int sites_load(struct report *r, const char *path)
 			return ffr_error(path, "line %d: '%s' is not a site name", lineno,
 					 f[col[C_NAME]]);
 		}
+		/* "EFAULT" or "-EFAULT" */
+		if (!errno_value(f[col[C_ERRNO]])) {
+			free(text);
+			return ffr_error(path, "line %d: site '%s': errno '%s' is not an errno name",
+					 lineno, f[col[C_NAME]], f[col[C_ERRNO]]);
+		}
 
 		struct site *s = site_find(r, f[col[C_NAME]]);
 
@@ -129,9 +147,12 @@ int sites_load(struct report *r, const char *path)
 			grow(&r->sites, &r->capsites, r->nsites + 1, sizeof(*r->sites));
 			s = &r->sites[r->nsites++];
 			s->name = xstrdup(f[col[C_NAME]]);
-			s->file = xstrdup(f[col[C_FILE]]);
-			s->line = atoi(f[col[C_LINE]]);
-			s->function = xstrdup(f[col[C_FUNCTION]]);
+			/* v2: found in the sources by site_locate.c */
+			if (col[C_FILE] >= 0) {
+				s->file = xstrdup(f[col[C_FILE]]);
+				s->line = atoi(f[col[C_LINE]]);
+				s->function = xstrdup(f[col[C_FUNCTION]]);
+			}
 			s->errname = xstrdup(f[col[C_ERRNO]][0] == '-' ? f[col[C_ERRNO]] + 1 :
 					     f[col[C_ERRNO]]);
 			s->file_idx = -1;
@@ -141,7 +162,7 @@ int sites_load(struct report *r, const char *path)
 		}
 		if (!first) {
 			/* the kernel may learn a site's line only when it first runs */
-			if (!s->line)
+			if (!s->line && col[C_LINE] >= 0)
 				s->line = atoi(f[col[C_LINE]]);
 			/*
 			 * Each run starts from zeroed counters and enables only
@@ -158,65 +179,5 @@ int sites_load(struct report *r, const char *path)
 	free(text);
 	if (first && !r->nsites)
 		return ffr_error(path, "no site in the table");
-	return 0;
-}
-
-/* "wait_setup_get_value" -> "WAIT_SETUP_GET_VALUE" */
-static void upper(char *dst, const char *src, size_t size)
-{
-	size_t i;
-
-	for (i = 0; src[i] && i + 1 < size; i++)
-		dst[i] = toupper((unsigned char)src[i]);
-	dst[i] = '\0';
-}
-
-static bool word_at(const char *text, const char *p, const char *w)
-{
-	size_t n = strlen(w);
-
-	if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
-		return false;
-	return !isalnum((unsigned char)p[n]) && p[n] != '_';
-}
-
-/*
- * A site whose table line is 0: find its marker in its source file,
- * FUTEX_FAULT_<NAME>, or futex_fault(<name> in either case.
- */
-int site_locate(struct report *r, struct site *s)
-{
-	char name[128], tok[160];
-	struct srcfile *f;
-	const char *p;
-	int l;
-
-	if (s->line > 0 || s->file_idx < 0)
-		return 0;
-	f = &r->files[s->file_idx];
-	if (!f->text)
-		return 0;
-	upper(name, s->name, sizeof(name));
-	snprintf(tok, sizeof(tok), "FUTEX_FAULT_%s", name);
-	for (l = 1; l <= f->nlines; l++) {
-		const char *t = f->line_text[l];
-
-		for (p = strstr(t, tok); p; p = strstr(p + 1, tok)) {
-			if (word_at(t, p, tok))
-				goto found;
-		}
-		for (p = strstr(t, "futex_fault("); p; p = strstr(p + 1, "futex_fault(")) {
-			const char *q = p + strlen("futex_fault(");
-
-			while (*q == ' ')
-				q++;
-			if (!strncasecmp(q, name, strlen(name)) && word_at(t, q, name))
-				goto found;
-		}
-	}
-	return 0;
-found:
-	s->line = l;
-	s->line_from_source = true;
 	return 0;
 }

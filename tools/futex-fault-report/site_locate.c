@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where each site is in the sources.
+ *
+ * A site is the point where kernel/futex calls futex_fault(<name>, ...).
+ * The site table of interface v1 names the file and the function, and the
+ * line once the site has run; v2's names neither.  So the reporter reads
+ * the marker "futex_fault(<name>," (the name a whole word, then a comma) in
+ * the .c files of <srctree>/kernel/futex, in name order:
+ *
+ * - a v1 site whose table says line 0 gets the line of its first marker in
+ *   its file (line_from_source);
+ * - a v2 site gets the file and line of its first marker anywhere, and its
+ *   function from gcov: the smallest of the file's function ranges in
+ *   gcov's JSON that holds the line, which knows about inlined and static
+ *   functions and macros like SYSCALL_DEFINE (whose body gcov calls
+ *   __do_sys_<name>: the site table's name for it is <name>, as the source
+ *   spells it).
+ *
+ * One marker a site is the norm.  A few (up to SITE_MARKERS_MAX) are
+ * allowed, the first taken and the others noted in a warning; more, or
+ * none for a v2 site, is an error: the sources are not those of the kernel
+ * that ran.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "util.h"
+
+#define SITE_MARKERS_MAX	4
+
+struct marker {
+	char	*name;		/* the site's name */
+	char	*rel;		/* kernel/futex/waitwake.c */
+	int	line;
+};
+
+struct markers {
+	struct marker	*m;
+	size_t		n, cap;
+};
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* every futex_fault(<name>, on the lines of text */
+static void scan_file(struct markers *ms, const char *rel, const char *text)
+{
+	static const char tok[] = "futex_fault(";
+	const char *p, *q, *e, *bol = text;
+	int line = 1;
+
+	for (p = strstr(text, tok); p; p = strstr(p + 1, tok)) {
+		for (; bol < p; bol++)
+			line += *bol == '\n';
+		if (p > text && ident_char(p[-1]))
+			continue;	/* __futex_fault( */
+		q = p + strlen(tok);
+		while (*q == ' ' || *q == '\t')
+			q++;
+		for (e = q; ident_char(*e); e++)
+			;
+		if (e == q)
+			continue;
+		p = e;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p != ',')
+			continue;
+		grow(&ms->m, &ms->cap, ms->n + 1, sizeof(*ms->m));
+		ms->m[ms->n].name = xstrndup(q, e - q);
+		ms->m[ms->n].rel = xstrdup(rel);
+		ms->m[ms->n].line = line;
+		ms->n++;
+	}
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* the markers of the .c files of <srctree>/<gcov_dir> */
+static int scan_sources(struct report *r, struct markers *ms)
+{
+	char *dir = xasprintf("%s/%s", r->srctree, r->gcov_dir);
+	char **names = NULL, *path, *text, *rel;
+	size_t n = 0, cap = 0, i, l;
+	struct dirent *de;
+	int ret = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d) {
+		ret = ffr_error(dir, "cannot list the sources to find the sites in: %s",
+				strerror(errno));
+		free(dir);
+		return ret;
+	}
+	while ((de = readdir(d))) {
+		l = strlen(de->d_name);
+		if (l < 3 || strcmp(de->d_name + l - 2, ".c"))
+			continue;
+		grow(&names, &cap, n + 1, sizeof(*names));
+		names[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_name);
+	for (i = 0; i < n; i++) {
+		path = xasprintf("%s/%s", dir, names[i]);
+		text = read_file(path, NULL);
+		if (!text && !ret)
+			ret = ffr_error(path, "%s", strerror(errno));
+		if (text) {
+			rel = xasprintf("%s/%s", r->gcov_dir, names[i]);
+			scan_file(ms, rel, text);
+			free(rel);
+		}
+		free(text);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	free(dir);
+	return ret;
+}
+
+/* "__do_sys_futex" -> "futex", "__do_compat_sys_get_robust_list" -> "compat_get_robust_list" */
+static char *source_name(const char *fn)
+{
+	if (!strncmp(fn, "__do_sys_", 9))
+		return xstrdup(fn + 9);
+	if (!strncmp(fn, "__do_compat_sys_", 16))
+		return xasprintf("compat_%s", fn + 16);
+	return xstrdup(fn);
+}
+
+/* the function of gcov's JSON that holds the line, the innermost if several */
+static char *enclosing_function(const struct srcfile *f, int line)
+{
+	const struct func *best = NULL;
+	size_t i;
+
+	for (i = 0; i < f->nfuncs; i++) {
+		const struct func *fn = &f->funcs[i];
+
+		if (fn->start <= line && line <= fn->end &&
+		    (!best || fn->end - fn->start < best->end - best->start))
+			best = fn;
+	}
+	return best ? source_name(best->name) : NULL;
+}
+
+static int locate(struct report *r, struct site *s, const struct markers *ms)
+{
+	const struct marker *first = NULL;
+	struct strbuf others;
+	size_t i, n = 0;
+	int ret = 0;
+
+	sb_init(&others);
+	for (i = 0; i < ms->n; i++) {
+		const struct marker *m = &ms->m[i];
+
+		if (strcmp(m->name, s->name) || (s->file && strcmp(m->rel, s->file)))
+			continue;
+		if (!first)
+			first = m;
+		else
+			sb_printf(&others, "%s %s:%d", n > 1 ? "," : "", m->rel, m->line);
+		n++;
+	}
+	if (!n) {
+		/* v1 names the file: a line it cannot find stays unknown, as the table said */
+		if (!s->file)
+			ret = ffr_error(r->srctree, "site '%s' of the site table: no 'futex_fault(%s,' in %s/*.c: sources of another kernel?",
+					s->name, s->name, r->gcov_dir);
+	} else if (n > SITE_MARKERS_MAX) {
+		ret = ffr_error(r->srctree, "site '%s': %zu markers 'futex_fault(%s,' in %s/*.c, at most %d expected: %s:%d,%s",
+				s->name, n, s->name, r->gcov_dir, SITE_MARKERS_MAX, first->rel,
+				first->line, others.buf);
+	} else {
+		if (n > 1)
+			ffr_warn(r->srctree, "site '%s' is marked %zu times; taking %s:%d, not%s",
+				 s->name, n, first->rel, first->line, others.buf);
+		if (!s->file)
+			s->file = xstrdup(first->rel);
+		s->line = first->line;
+		s->line_from_source = true;
+	}
+	sb_free(&others);
+	return ret;
+}
+
+int sites_locate(struct report *r)
+{
+	struct markers ms = { 0 };
+	size_t i, k;
+	int ret = 0;
+
+	for (i = 0; i < r->nsites; i++)
+		if (!r->sites[i].file || r->sites[i].line <= 0)
+			break;
+	if (i < r->nsites)
+		ret = scan_sources(r, &ms);
+	for (i = 0; !ret && i < r->nsites; i++) {
+		struct site *s = &r->sites[i];
+
+		if ((!s->file || s->line <= 0) && locate(r, s, &ms))
+			ret = -1;
+		for (k = 0; s->file && k < r->nfiles; k++)
+			if (!strcmp(r->files[k].rel, s->file))
+				s->file_idx = k;
+		if (ret || s->function)
+			continue;
+		if (s->file_idx >= 0)
+			s->function = enclosing_function(&r->files[s->file_idx], s->line);
+		if (!s->function) {
+			ffr_warn(s->file, "site '%s' at line %d: no function of gcov's holds it",
+				 s->name, s->line);
+			s->function = xstrdup("?");
+		}
+	}
+	for (i = 0; i < ms.n; i++) {
+		free(ms.m[i].name);
+		free(ms.m[i].rel);
+	}
+	free(ms.m);
+	return ret;
+}
