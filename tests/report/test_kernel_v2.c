@@ -455,13 +455,16 @@ static void test_locate(const char *srctree, const char *fixture)
 	copy_with(dup, dup, "waitwake.c", 0, "/* futex_fault(wait_get_value, uaddr) again */\n");
 	free(table);
 	path = xasprintf("%s/runs/baseline/sites.txt", fixture);
-	table = v2_table(path, "wait_get_value_eagain EAGAIN 0 0 0 -\n");
+	table = v2_table(path, "wait_get_value_eagain -EAGAIN 0 0 0 -\n");
 	ret = locate_in(&r, dup, table, &msg);
 	s = site_find(&r, "wait_get_value");
 	eagain = site_find(&r, "wait_get_value_eagain");
 	CHECK(!ret && eagain && eagain->line == wgv_line && s && s->line == wgv_line + 1,
 	      "futex_fault(wait_get_value_eagain, is not wait_get_value's: lines %d, %d",
 	      eagain ? eagain->line : 0, s ? s->line : 0);
+	CHECK(eagain && !strcmp(eagain->errname, "EAGAIN") && s && !strcmp(s->errname, "EFAULT"),
+	      "errno column: -EAGAIN reads EAGAIN, EFAULT EFAULT (%s, %s)",
+	      eagain ? eagain->errname : "?", s ? s->errname : "?");
 	line = msg.buf ? strstr(msg.buf, "site 'wait_get_value' is marked 2 times; taking kernel/futex/waitwake.c:") : NULL;
 	CHECK(line, "a second marker: the first taken, the other noted: %.*s",
 	      line ? (int)strcspn(line, "\n") : 0, line ? line : "");
