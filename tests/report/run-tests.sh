@@ -91,6 +91,29 @@ report -q -o "$work/report" "$fx" 2>/dev/null
 [ ! -e "$work/report/stale" ] && [ -s "$work/report/index.html" ] &&
 	ok "a new report replaces the old directory" || not_ok "a new report replaces the old directory"
 
+# sources in the results (src/kernel/futex/*.c): used before --srctree and
+# campaign.json's srctree (which names the recording machine's tree)
+rm -rf "$work/fx-src"
+cp -r "$fx" "$work/fx-src"
+mkdir -p "$work/fx-src/src"
+cp -r "$src/kernel" "$work/fx-src/src/"
+src_norm='del(.results, .kernel.gcno_dir, .kernel.srctree)'
+if "$ffr" -q -o "$work/report-src" "$work/fx-src" 2>"$work/src-err" &&
+   [ "$(jq -r .kernel.srctree "$work/report-src/report.json")" = "$work/fx-src/src" ] &&
+   cmp -s <(jq -S "$src_norm" "$work/report/report.json") \
+	  <(jq -S "$src_norm" "$work/report-src/report.json"); then
+	ok "sources in RESULTS/src: read without --srctree, the same report"
+else
+	not_ok "sources in RESULTS/src: $(head -c 300 "$work/src-err")"
+fi
+rm -rf "$work/report-src"
+"$ffr" -q --srctree "$work/nowhere" -o "$work/report-src" "$work/fx-src" 2>"$work/src-err" &&
+	[ "$(jq -r .kernel.srctree "$work/report-src/report.json")" = "$work/fx-src/src" ] &&
+	grep -qF "warning: $work/fx-src/src: the results hold the sources: using them, not --srctree $work/nowhere" "$work/src-err" &&
+	ok "sources in RESULTS/src are used before --srctree, with a warning" ||
+	not_ok "RESULTS/src and --srctree: $(head -c 300 "$work/src-err")"
+rm -rf "$work/report-src"
+
 # ------------------------------------------------------------ bad input
 
 # bad CASE EXPECTED_FILE_IN_MESSAGE: the results in $bad must fail cleanly
@@ -251,6 +274,19 @@ sed -i 's/^get_key_gup /get_key_gup_renamed /' "$bad"/runs/*/sites.txt
 bad "v2 site table naming a site the sources lack" "$src"
 grep -qF "site 'get_key_gup_renamed' of the site table: no 'futex_fault(get_key_gup_renamed,'" "$work/bad-err" &&
 	ok "the message names the site" || not_ok "the message: $(head -c 300 "$work/bad-err")"
+
+# sources in the results, one missing: the error names it
+fresh
+mkdir -p "$bad/src"
+cp -r "$src/kernel" "$bad/src/"
+rm "$bad/src/kernel/futex/requeue.c"
+rm -rf "$work/bad-out"
+"$ffr" -q -o "$work/bad-out" "$bad" 2>"$work/bad-err" &&
+	not_ok "RESULTS/src without requeue.c: exit 0" ||
+	{ grep -qF "$bad/src/kernel/futex/requeue.c: cannot read the source" "$work/bad-err" &&
+		[ ! -e "$work/bad-out" ] &&
+		ok "RESULTS/src without requeue.c: the error names it, no report" ||
+		not_ok "RESULTS/src without requeue.c: $(head -c 300 "$work/bad-err")"; }
 
 fresh
 rm -rf "$work/nosrc"

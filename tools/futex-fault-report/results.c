@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The results directory (docs/results-layout.md): campaign.json, each
- * run's run.json, the site tables, where the .gcno are.  The traces are
+ * run's run.json, the site tables, where the .gcno and the sources are.  The traces are
  * read by trace_pool.c, the coverage by gcov.c.
  */
 #include <dirent.h>
@@ -224,6 +224,27 @@ out_path:
 	return ret;
 }
 
+/* RESULTS/src/<gcov_dir> holds a .c file: the campaign copied the sources */
+static bool results_have_sources(const struct report *r)
+{
+	char *dir = xasprintf("%s/src/%s", r->results, r->gcov_dir);
+	struct dirent *de;
+	bool found = false;
+	size_t l;
+	DIR *d;
+
+	d = opendir(dir);
+	free(dir);
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		l = strlen(de->d_name);
+		found = l > 2 && !strcmp(de->d_name + l - 2, ".c");
+	}
+	closedir(d);
+	return found;
+}
+
 static int load_campaign(struct report *r)
 {
 	char *path = xasprintf("%s/campaign.json", r->results);
@@ -250,16 +271,25 @@ static int load_campaign(struct report *r)
 		}
 		r->objtree = xstrdup(s);
 	}
-	if (!r->srctree) {
+	s = json_string_value(json_object_get(kernel, "gcov_dir"));
+	r->gcov_dir = xstrdup(s ? s : "kernel/futex");
+	/* the results' own copy of the sources, else --srctree, else the campaign's */
+	if (results_have_sources(r)) {
+		char *src = xasprintf("%s/src", r->results);
+
+		if (r->srctree)
+			ffr_warn(src, "the results hold the sources: using them, not --srctree %s",
+				 r->srctree);
+		free(r->srctree);
+		r->srctree = src;
+	} else if (!r->srctree) {
 		s = json_string_value(json_object_get(kernel, "srctree"));
 		if (!s) {
-			ffr_error(path, "no \"kernel\".\"srctree\" (or give --srctree)");
+			ffr_error(path, "no \"kernel\".\"srctree\" and no src/ (or give --srctree)");
 			goto out;
 		}
 		r->srctree = xstrdup(s);
 	}
-	s = json_string_value(json_object_get(kernel, "gcov_dir"));
-	r->gcov_dir = xstrdup(s ? s : "kernel/futex");
 	s = json_string_value(json_object_get(kernel, "version"));
 	r->kversion = xstrdup(s ? s : "unknown");
 	if (list_runs(r, root))
