@@ -61,6 +61,27 @@ static int check_layout(const char *path, json_t *root)
 	return 0;
 }
 
+/*
+ * path (run.json, campaign.json) in dir, once dir is a directory (else the
+ * error not_dir): a JSON object of this reporter's layout version
+ */
+static json_t *load_layout_json(const char *dir, const char *not_dir, const char *path)
+{
+	struct stat st;
+	json_t *root;
+
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		ffr_error(dir, "%s", not_dir);
+		return NULL;
+	}
+	root = load_json(path, true);
+	if (root && check_layout(path, root)) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
 static bool valid_run_name(const char *s)
 {
 	const char *p;
@@ -159,19 +180,12 @@ static int load_run_json(struct report *r, struct run *rn)
 	char *path = xasprintf("%s/run.json", rn->dir);
 	json_t *root, *sites, *wl, *sj, *w;
 	const char *status, *name;
-	struct stat st;
 	size_t i;
 	int ret = -1;
 
-	if (stat(rn->dir, &st) || !S_ISDIR(st.st_mode)) {
-		ffr_error(rn->dir, "missing run directory");
-		goto out_path;
-	}
-	root = load_json(path, true);
+	root = load_layout_json(rn->dir, "missing run directory", path);
 	if (!root)
 		goto out_path;
-	if (check_layout(path, root))
-		goto out;
 	name = json_string_value(json_object_get(root, "run"));
 	if (!name || strcmp(name, rn->name)) {
 		ffr_error(path, "\"run\" is '%s', the directory is '%s'", name ? name : "(none)",
@@ -245,31 +259,33 @@ static bool results_have_sources(const struct report *r)
 	return found;
 }
 
+/* campaign.json's "kernel"."key", a copy; NULL after an error naming path */
+static char *kernel_path(json_t *kernel, const char *key, const char *path, const char *hint)
+{
+	const char *s = json_string_value(json_object_get(kernel, key));
+
+	if (!s) {
+		ffr_error(path, "no \"kernel\".\"%s\" (%s)", key, hint);
+		return NULL;
+	}
+	return xstrdup(s);
+}
+
 static int load_campaign(struct report *r)
 {
 	char *path = xasprintf("%s/campaign.json", r->results);
 	json_t *root, *kernel;
 	const char *s;
-	struct stat st;
 	int ret = -1;
 
-	if (stat(r->results, &st) || !S_ISDIR(st.st_mode)) {
-		ffr_error(r->results, "not a results directory");
-		goto out_path;
-	}
-	root = load_json(path, true);
+	root = load_layout_json(r->results, "not a results directory", path);
 	if (!root)
 		goto out_path;
-	if (check_layout(path, root))
-		goto out;
 	kernel = json_object_get(root, "kernel");
 	if (!r->objtree) {
-		s = json_string_value(json_object_get(kernel, "objtree"));
-		if (!s) {
-			ffr_error(path, "no \"kernel\".\"objtree\" (or give --objtree)");
+		r->objtree = kernel_path(kernel, "objtree", path, "or give --objtree");
+		if (!r->objtree)
 			goto out;
-		}
-		r->objtree = xstrdup(s);
 	}
 	s = json_string_value(json_object_get(kernel, "gcov_dir"));
 	r->gcov_dir = xstrdup(s ? s : "kernel/futex");
@@ -283,12 +299,9 @@ static int load_campaign(struct report *r)
 		free(r->srctree);
 		r->srctree = src;
 	} else if (!r->srctree) {
-		s = json_string_value(json_object_get(kernel, "srctree"));
-		if (!s) {
-			ffr_error(path, "no \"kernel\".\"srctree\" and no src/ (or give --srctree)");
+		r->srctree = kernel_path(kernel, "srctree", path, "and no src/: or give --srctree");
+		if (!r->srctree)
 			goto out;
-		}
-		r->srctree = xstrdup(s);
 	}
 	s = json_string_value(json_object_get(kernel, "version"));
 	r->kversion = xstrdup(s ? s : "unknown");
