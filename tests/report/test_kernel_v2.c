@@ -32,31 +32,10 @@
 #include "trace.h"
 #include "util.h"
 
+#include "tap.h"
+
 /* the plugin's handler and setup, static in the plugin */
 #include "plugin_futex_fault.c"
-
-static int ntest, nfail;
-
-#define CHECK(cond, ...) check(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
-
-static void check(int ok, const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void check(int ok, const char *file, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	ntest++;
-	printf("%sok %d - ", ok ? "" : "not ", ntest);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	if (!ok) {
-		printf(" (%s:%d)", file, line);
-		nfail++;
-	}
-	putchar('\n');
-}
 
 #define COMMON_FIELDS								\
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"	\
@@ -513,8 +492,5 @@ int main(int argc, char **argv)
 			fprintf(stderr, "test_kernel_v2: cannot remove %s\n", tmp);
 		free(cmd);
 	}
-	printf("1..%d\n", ntest);
-	if (nfail)
-		fprintf(stderr, "test_kernel_v2: %d of %d failed\n", nfail, ntest);
-	return nfail ? 1 : 0;
+	return tap_done("test_kernel_v2");
 }

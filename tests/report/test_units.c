@@ -14,28 +14,7 @@
 #include "outcome.h"
 #include "util.h"
 
-static int ntest, nfail;
-
-#define CHECK(cond, ...) check(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
-
-static void check(int ok, const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void check(int ok, const char *file, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	ntest++;
-	printf("%sok %d - ", ok ? "" : "not ", ntest);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	if (!ok) {
-		printf(" (%s:%d)", file, line);
-		nfail++;
-	}
-	putchar('\n');
-}
+#include "tap.h"
 
 /* ------------------------------------------------------------ outcomes */
 
@@ -281,8 +260,5 @@ int main(void)
 	test_errpath();
 	test_json();
 	test_escape();
-	printf("1..%d\n", ntest);
-	if (nfail)
-		fprintf(stderr, "test_units: %d of %d failed\n", nfail, ntest);
-	return nfail ? 1 : 0;
+	return tap_done("test_units");
 }
