@@ -116,7 +116,7 @@ static void site_row(const struct report *r, FILE *f, const struct site *s)
 		fprintf(f, ":%d", s->line);
 	}
 	if (s->line_from_source)
-		fputs("<sup title=\"line found in the source, the table said 0\">*</sup>", f);
+		fputs("<sup title=\"line found in the source, not in the site table\">*</sup>", f);
 	fputs("</td><td>", f);
 	html_escape(f, s->function);
 	fputs("</td><td>", f);
