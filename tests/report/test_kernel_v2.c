@@ -201,20 +201,21 @@ static void test_decoder(void)
 	ps = &t.ps[1];
 	CHECK(t.records == 6 && t.injects == 2, "6 records, 2 injections (%llu, %llu)", t.records,
 	      t.injects);
-	CHECK(ps->fired == 1 && ps->oc[OC_ERROR] == 1 && ps->nerrors == 1 &&
-	      ps->errors[0].key == 14, "wait_get_value (site value 1): fired once, error EFAULT");
-	CHECK(ps->nops == 1 && ps->ops[0].key == 128,
+	CHECK(ps->counts.fired == 1 && ps->counts.oc[OC_ERROR] == 1 && ps->counts.nerrors == 1 &&
+	      ps->counts.errors[0].key == 14, "wait_get_value (site value 1): fired once, error EFAULT");
+	CHECK(ps->counts.nops == 1 && ps->counts.ops[0].key == 128,
 	      "its op FUTEX_WAIT_PRIVATE (128) comes from sys_enter's args[1] (%ld)",
-	      ps->nops ? ps->ops[0].key : -1);
-	CHECK(ps->caller == CALL_SITE && ps->caller_sym &&
-	      !strcmp(ps->caller_sym, "futex_wait_setup+0x5c"),
-	      "its caller is read from call_site: %s", ps->caller_sym ? ps->caller_sym : "(none)");
+	      ps->counts.nops ? ps->counts.ops[0].key : -1);
+	CHECK(ps->counts.caller == CALL_SITE && ps->counts.caller_sym &&
+	      !strcmp(ps->counts.caller_sym, "futex_wait_setup+0x5c"),
+	      "its caller is read from call_site: %s",
+	      ps->counts.caller_sym ? ps->counts.caller_sym : "(none)");
 	CHECK(ps->tasks && !strcmp(ps->tasks[0].comm, "ffdrive") && ps->tasks[0].pid == PID,
 	      "its task is named from the trace's comms");
 	ps = &t.ps[2];
-	CHECK(ps->fired == 1 && ps->oc[OC_RECOVERED] == 1,
+	CHECK(ps->counts.fired == 1 && ps->counts.oc[OC_RECOVERED] == 1,
 	      "wait_get_value_eagain (site value 2): fired once, recovered");
-	CHECK(t.ps[0].fired == 0, "get_key_access did not fire");
+	CHECK(t.ps[0].counts.fired == 0, "get_key_access did not fire");
 	decoder_free(&t);
 	ffr_msg_capture(NULL);
 	sb_free(&msg);

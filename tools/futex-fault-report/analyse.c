@@ -229,11 +229,11 @@ static void site_totals(struct report *r)
 		struct site *s = &r->sites[i];
 
 		for (k = 0; k < OC_NR; k++) {
-			r->outcomes[k] += s->oc[k];
-			r->injected += s->oc[k];
+			r->outcomes[k] += s->counts.oc[k];
+			r->injected += s->counts.oc[k];
 		}
-		r->sites_fired += s->fired > 0;
-		r->sites_idle += !s->fired && s->run <= 0;
+		r->sites_fired += s->counts.fired > 0;
+		r->sites_idle += !s->counts.fired && s->run <= 0;
 		if (s->ntasks)
 			qsort(s->tasks, s->ntasks, sizeof(*s->tasks), cmp_task);
 	}

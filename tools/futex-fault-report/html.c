@@ -121,22 +121,22 @@ static void site_row(const struct report *r, FILE *f, const struct site *s)
 	html_escape(f, s->function);
 	fputs("</td><td>", f);
 	html_escape(f, s->errname);
-	fprintf(f, "</td><td class=\"n\" data-v=\"%llu\" data-k=\"fired\">%llu</td>", s->fired,
-		s->fired);
+	fprintf(f, "</td><td class=\"n\" data-v=\"%llu\" data-k=\"fired\">%llu</td>", s->counts.fired,
+		s->counts.fired);
 	for (k = 0; k < OC_NR; k++)
-		fprintf(f, "<td class=\"n\" data-v=\"%llu\" data-k=\"outcomes.%s\">%llu</td>", s->oc[k],
-			oc_names[k], s->oc[k]);
+		fprintf(f, "<td class=\"n\" data-v=\"%llu\" data-k=\"outcomes.%s\">%llu</td>", s->counts.oc[k],
+			oc_names[k], s->counts.oc[k]);
 	fprintf(f, "<td class=\"n\" data-v=\"%zu\" data-k=\"recovery.lines_total\">%zu</td>",
 		s->nrecovery, s->nrecovery);
 	fprintf(f, "<td class=\"n\" data-v=\"%zu\" data-k=\"recovery.error_lines\">%zu</td>",
 		s->recovery_error_lines, s->recovery_error_lines);
 	fputs("<td>", f);
-	if (s->nerrors) {
+	if (s->counts.nerrors) {
 		size_t i;
 
-		for (i = 0; i < s->nerrors; i++)
-			fprintf(f, "%s%s&times;%llu", i ? ", " : "", errno_name(s->errors[i].key),
-				s->errors[i].count);
+		for (i = 0; i < s->counts.nerrors; i++)
+			fprintf(f, "%s%s&times;%llu", i ? ", " : "", errno_name(s->counts.errors[i].key),
+				s->counts.errors[i].count);
 	}
 	fputs("</td><td>", f);
 	if (s->run > 0) {

@@ -68,6 +68,18 @@ struct source_line {
 	size_t		nreached;
 };
 
+/* what a site's injected faults did, in one trace or summed over all */
+struct site_counts {
+	unsigned long long	fired;
+	unsigned long long	oc[OC_NR];
+	struct kv		*errors;	/* errno returned to user space -> count */
+	size_t			nerrors, caperrors;
+	struct kv		*ops;		/* futex op -> count */
+	size_t			nops, capops;
+	unsigned long long	caller;		/* first caller address seen */
+	char			*caller_sym;
+};
+
 struct site {
 	char			*name;
 	char			*file;		/* kernel/futex/waitwake.c */
@@ -78,16 +90,9 @@ struct site {
 	bool			line_from_source;
 	int			file_idx;	/* into report.files, -1 if not profiled */
 	int			run;		/* run enabling it, -1 if none */
-	unsigned long long	fired;
-	unsigned long long	oc[OC_NR];
-	struct kv		*errors;	/* errno returned to user space -> count */
-	size_t			nerrors, caperrors;
-	struct kv		*ops;		/* futex op -> count */
-	size_t			nops, capops;
+	struct site_counts	counts;		/* over every trace */
 	struct task_count	*tasks;		/* the busiest first */
 	size_t			ntasks, captasks;
-	unsigned long long	caller;		/* first caller address seen */
-	char			*caller_sym;
 	/* recovery path: lines that ran in its run and not in the baseline */
 	struct lineref		*recovery;
 	size_t			nrecovery, caprecovery;
@@ -216,6 +221,8 @@ int sites_locate(struct report *r);
 int sites_load(struct report *r, const char *path);
 struct site *site_find(struct report *r, const char *name);
 void site_count(struct kv **arr, size_t *n, size_t *cap, long key, unsigned long long inc);
+/* add c's fired, outcomes, errors and ops to sum (not the caller) */
+void site_counts_add(struct site_counts *sum, const struct site_counts *c);
 
 /* trace_pool.c, trace_reader.c: read every run's traces (r->workers at a time), merged in run order */
 int trace_read_runs(struct report *r);

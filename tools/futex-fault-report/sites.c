@@ -49,6 +49,20 @@ void site_count(struct kv **arr, size_t *n, size_t *cap, long key, unsigned long
 	(*n)++;
 }
 
+void site_counts_add(struct site_counts *sum, const struct site_counts *c)
+{
+	size_t k;
+
+	sum->fired += c->fired;
+	for (k = 0; k < OC_NR; k++)
+		sum->oc[k] += c->oc[k];
+	for (k = 0; k < c->nerrors; k++)
+		site_count(&sum->errors, &sum->nerrors, &sum->caperrors, c->errors[k].key,
+			   c->errors[k].count);
+	for (k = 0; k < c->nops; k++)
+		site_count(&sum->ops, &sum->nops, &sum->capops, c->ops[k].key, c->ops[k].count);
+}
+
 static bool valid_name(const char *s)
 {
 	if (!*s)

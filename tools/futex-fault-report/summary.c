@@ -42,12 +42,12 @@ void print_summary(const struct report *r, FILE *f)
 		const char *base = strrchr(s->file, '/');
 		char loc[64];
 
-		if (!s->fired && s->run <= 0)
+		if (!s->counts.fired && s->run <= 0)
 			continue;
 		snprintf(loc, sizeof(loc), "%s:%d", base ? base + 1 : s->file, s->line);
 		fprintf(f, "  %-28s %-26s %8llu %9llu %6llu %5llu %8llu %9zu\n", s->name, loc,
-			s->fired, s->oc[OC_RECOVERED], s->oc[OC_ERROR], s->oc[OC_EXIT],
-			s->oc[OC_NORETURN], s->nrecovery);
+			s->counts.fired, s->counts.oc[OC_RECOVERED], s->counts.oc[OC_ERROR], s->counts.oc[OC_EXIT],
+			s->counts.oc[OC_NORETURN], s->nrecovery);
 	}
 	if (r->sites_idle)
 		fprintf(f, "  (%zu more sites neither run nor fired)\n", r->sites_idle);

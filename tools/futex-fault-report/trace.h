@@ -28,17 +28,10 @@ struct field {
 
 /* one site's share of one trace */
 struct trace_site {
-	unsigned long long	fired;
-	unsigned long long	oc[OC_NR];
-	struct kv		*errors;	/* errno returned to user space -> count */
-	size_t			nerrors, caperrors;
-	struct kv		*ops;		/* futex op -> count */
-	size_t			nops, capops;
+	struct site_counts	counts;
 	struct kv		*pids;		/* pid -> injections */
 	size_t			npids, cappids;
 	struct task_count	*tasks;		/* the pids with their comm */
-	unsigned long long	caller;		/* first caller address seen */
-	char			*caller_sym;
 };
 
 /* one trace to read: a run's trace*.dat, or an error found listing them */

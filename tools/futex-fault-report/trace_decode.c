@@ -148,10 +148,10 @@ static void outcome_cb(void *ctx, const struct oc_inject *inj, enum oc_outcome o
 	if (!t->ps)
 		return;
 	ps = &t->ps[inj->site];
-	ps->oc[oc]++;
+	ps->counts.oc[oc]++;
 	/* a corrupt trace's LONG_MIN has no positive */
 	if (oc == OC_ERROR)
-		site_count(&ps->errors, &ps->nerrors, &ps->caperrors,
+		site_count(&ps->counts.errors, &ps->counts.nerrors, &ps->counts.caperrors,
 			   ret == LONG_MIN ? LONG_MAX : -ret, 1);
 }
 
@@ -197,11 +197,11 @@ static int inject(struct decoder *t, const unsigned char *data, unsigned int siz
 	inj.pid = pid;
 	if (t->ps) {
 		ps = &t->ps[idx];
-		ps->fired++;
-		site_count(&ps->ops, &ps->nops, &ps->capops, inj.op, 1);
+		ps->counts.fired++;
+		site_count(&ps->counts.ops, &ps->counts.nops, &ps->counts.capops, inj.op, 1);
 		site_count(&ps->pids, &ps->npids, &ps->cappids, pid, 1);
-		if (!ps->caller)
-			ps->caller = read_field(t, data, &t->f_caller);
+		if (!ps->counts.caller)
+			ps->counts.caller = read_field(t, data, &t->f_caller);
 	}
 	oc_inject(t->oc, &inj);
 	return 0;
@@ -428,8 +428,8 @@ void decoder_name_tasks(struct decoder *t)
 			ps->tasks[k].pid = ps->pids[k].key;
 			ps->tasks[k].count = ps->pids[k].count;
 		}
-		if (ps->caller)
-			ps->caller_sym = trace_symbol_name(t->tep, ps->caller);
+		if (ps->counts.caller)
+			ps->counts.caller_sym = trace_symbol_name(t->tep, ps->counts.caller);
 	}
 }
 

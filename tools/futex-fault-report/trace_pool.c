@@ -116,23 +116,16 @@ void trace_job_merge(struct report *r, struct trace_job *job, size_t idx, size_t
 		struct trace_site *ps = &job->sites[i];
 		struct site *s = &r->sites[i];
 
-		s->fired += ps->fired;
-		for (k = 0; k < OC_NR; k++)
-			s->oc[k] += ps->oc[k];
-		for (k = 0; k < ps->nerrors; k++)
-			site_count(&s->errors, &s->nerrors, &s->caperrors, ps->errors[k].key,
-				   ps->errors[k].count);
-		for (k = 0; k < ps->nops; k++)
-			site_count(&s->ops, &s->nops, &s->capops, ps->ops[k].key, ps->ops[k].count);
+		site_counts_add(&s->counts, &ps->counts);
 		for (k = 0; ps->tasks && k < ps->npids; k++) {
 			grow(&s->tasks, &s->captasks, s->ntasks + 1, sizeof(*s->tasks));
 			s->tasks[s->ntasks++] = ps->tasks[k];
 			ps->tasks[k].comm = NULL;
 		}
-		if (!s->caller && ps->caller) {
-			s->caller = ps->caller;
-			s->caller_sym = ps->caller_sym;
-			ps->caller_sym = NULL;
+		if (!s->counts.caller && ps->counts.caller) {
+			s->counts.caller = ps->counts.caller;
+			s->counts.caller_sym = ps->counts.caller_sym;
+			ps->counts.caller_sym = NULL;
 			caller_job[i] = idx;
 		}
 	}
@@ -151,11 +144,11 @@ void trace_job_free(struct report *r, struct trace_job *job)
 
 		for (k = 0; ps->tasks && k < ps->npids; k++)
 			free(ps->tasks[k].comm);
-		free(ps->errors);
-		free(ps->ops);
+		free(ps->counts.errors);
+		free(ps->counts.ops);
 		free(ps->pids);
 		free(ps->tasks);
-		free(ps->caller_sym);
+		free(ps->counts.caller_sym);
 	}
 	free(job->sites);
 	free(job->path);
@@ -346,8 +339,8 @@ static void name_callers(struct report *r, struct trace_job *jobs, size_t njobs,
 	for (i = 0; i < r->nsites; i++) {
 		struct site *s = &r->sites[i];
 
-		for (k = caller_job[i] + 1; s->caller && !s->caller_sym && k < njobs; k++)
-			s->caller_sym = trace_symbol(jobs[k].path, s->caller);
+		for (k = caller_job[i] + 1; s->counts.caller && !s->counts.caller_sym && k < njobs; k++)
+			s->counts.caller_sym = trace_symbol(jobs[k].path, s->counts.caller);
 	}
 }
 

@@ -46,9 +46,10 @@ static bool trace_site_empty(const struct trace_site *ps)
 	size_t k;
 
 	for (k = 0; k < OC_NR; k++)
-		if (ps->oc[k])
+		if (ps->counts.oc[k])
 			return false;
-	return !ps->fired && !ps->nerrors && !ps->nops && !ps->npids && !ps->caller;
+	return !ps->counts.fired && !ps->counts.nerrors && !ps->counts.nops && !ps->npids &&
+	       !ps->counts.caller;
 }
 
 void wire_put_job(struct strbuf *sb, struct report *r, const struct trace_job *job, size_t idx)
@@ -70,11 +71,11 @@ void wire_put_job(struct strbuf *sb, struct report *r, const struct trace_job *j
 		if (trace_site_empty(ps))
 			continue;
 		put_u64(sb, i);
-		put_u64(sb, ps->fired);
+		put_u64(sb, ps->counts.fired);
 		for (k = 0; k < OC_NR; k++)
-			put_u64(sb, ps->oc[k]);
-		put_kvs(sb, ps->errors, ps->nerrors);
-		put_kvs(sb, ps->ops, ps->nops);
+			put_u64(sb, ps->counts.oc[k]);
+		put_kvs(sb, ps->counts.errors, ps->counts.nerrors);
+		put_kvs(sb, ps->counts.ops, ps->counts.nops);
 		put_u64(sb, ps->npids);
 		sb_add(sb, ps->tasks ? "\1" : "\0", 1);
 		for (k = 0; k < ps->npids; k++) {
@@ -83,8 +84,8 @@ void wire_put_job(struct strbuf *sb, struct report *r, const struct trace_job *j
 			if (ps->tasks)
 				put_bytes(sb, ps->tasks[k].comm, strlen(ps->tasks[k].comm));
 		}
-		put_u64(sb, ps->caller);
-		put_bytes(sb, ps->caller_sym, ps->caller_sym ? strlen(ps->caller_sym) : 0);
+		put_u64(sb, ps->counts.caller);
+		put_bytes(sb, ps->counts.caller_sym, ps->counts.caller_sym ? strlen(ps->counts.caller_sym) : 0);
 	}
 }
 
@@ -166,11 +167,11 @@ int wire_get_job(struct wire *w, struct report *r, struct trace_job *jobs, size_
 		if (s >= r->nsites)
 			return -1;
 		ps = &job->sites[s];
-		ps->fired = get_u64(w);
+		ps->counts.fired = get_u64(w);
 		for (k = 0; k < OC_NR; k++)
-			ps->oc[k] = get_u64(w);
-		ps->errors = get_kvs(w, &ps->nerrors, &ps->caperrors);
-		ps->ops = get_kvs(w, &ps->nops, &ps->capops);
+			ps->counts.oc[k] = get_u64(w);
+		ps->counts.errors = get_kvs(w, &ps->counts.nerrors, &ps->counts.caperrors);
+		ps->counts.ops = get_kvs(w, &ps->counts.nops, &ps->counts.capops);
 		ps->npids = ps->cappids = get_u64(w);
 		if (w->bad || ps->npids > (uint64_t)(w->end - w->p) / 16 || w->p >= w->end)
 			return -1;
@@ -189,8 +190,8 @@ int wire_get_job(struct wire *w, struct report *r, struct trace_job *jobs, size_
 			if (!ps->tasks[k].comm)
 				ps->tasks[k].comm = xstrdup("<...>");
 		}
-		ps->caller = get_u64(w);
-		ps->caller_sym = get_bytes(w);
+		ps->counts.caller = get_u64(w);
+		ps->counts.caller_sym = get_bytes(w);
 	}
 	return w->bad ? -1 : 0;
 }

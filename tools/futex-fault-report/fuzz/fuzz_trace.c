@@ -110,20 +110,20 @@ static void reset_sites(void)
 
 		for (k = 0; k < s->ntasks; k++)
 			free(s->tasks[k].comm);
-		free(s->errors);
-		free(s->ops);
+		free(s->counts.errors);
+		free(s->counts.ops);
 		free(s->tasks);
-		free(s->caller_sym);
-		s->fired = 0;
-		memset(s->oc, 0, sizeof(s->oc));
-		s->errors = NULL;
-		s->nerrors = s->caperrors = 0;
-		s->ops = NULL;
-		s->nops = s->capops = 0;
+		free(s->counts.caller_sym);
+		s->counts.fired = 0;
+		memset(s->counts.oc, 0, sizeof(s->counts.oc));
+		s->counts.errors = NULL;
+		s->counts.nerrors = s->counts.caperrors = 0;
+		s->counts.ops = NULL;
+		s->counts.nops = s->counts.capops = 0;
 		s->tasks = NULL;
 		s->ntasks = s->captasks = 0;
-		s->caller = 0;
-		s->caller_sym = NULL;
+		s->counts.caller = 0;
+		s->counts.caller_sym = NULL;
 	}
 	r.runs[0].injects = r.runs[0].records = r.runs[0].lost = 0;
 	r.events = 0;
