@@ -31,6 +31,7 @@
 #include "report.h"
 #include "trace.h"
 #include "util.h"
+#include "x86_syscalls.h"
 
 #include "tap.h"
 
@@ -186,13 +187,13 @@ static void test_decoder(void)
 	CHECK(!t.has_op && !t.has_name, "v2: the op comes from sys_enter, names from the print fmt");
 	decoder_start(&t);
 	/* futex(FUTEX_WAIT_PRIVATE) faulted by wait_get_value, returns -EFAULT */
-	decode_record(&t, rec, rec_enter(rec, 202, 128), 0);
+	decode_record(&t, rec, rec_enter(rec, X86_64_NR_FUTEX, 128), 0);
 	decode_record(&t, rec, rec_inject(rec, 1, 14), 0);
-	decode_record(&t, rec, rec_exit(rec, 202, -14), 0);
+	decode_record(&t, rec, rec_exit(rec, X86_64_NR_FUTEX, -14), 0);
 	/* the twin site injecting -EAGAIN, then the call succeeds */
-	decode_record(&t, rec, rec_enter(rec, 202, 128), 0);
+	decode_record(&t, rec, rec_enter(rec, X86_64_NR_FUTEX, 128), 0);
 	decode_record(&t, rec, rec_inject(rec, 2, 11), 0);
-	decode_record(&t, rec, rec_exit(rec, 202, 0), 0);
+	decode_record(&t, rec, rec_exit(rec, X86_64_NR_FUTEX, 0), 0);
 	decoder_end(&t);
 	ret = decoder_check(&t, 0);
 	CHECK(ret == 0, "v2 records decoded without error%s%s", msg.len ? ": " : "",

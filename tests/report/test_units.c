@@ -13,12 +13,13 @@
 #include "json_number.h"
 #include "outcome.h"
 #include "util.h"
+#include "x86_syscalls.h"
 
 #include "tap.h"
 
 /* ------------------------------------------------------------ outcomes */
 
-static const long exit_nrs[] = { 60, 231, -1 };
+static const long exit_nrs[] = { X86_64_NR_EXIT, X86_64_NR_EXIT_GROUP, -1 };
 
 struct seen {
 	int		n;
@@ -53,12 +54,12 @@ static void test_outcomes(void)
 	/* fault, retried inside the kernel, call succeeds */
 	memset(&s, 0, sizeof(s));
 	e = oc_new(exit_nrs, record, &s);
-	oc_sys_enter(e, 10, 202);
+	oc_sys_enter(e, 10, X86_64_NR_FUTEX);
 	i = inj(10, 3);
 	oc_inject(e, &i);
 	oc_inject(e, &i);
 	CHECK(s.n == 0, "outcome waits for sys_exit");
-	oc_sys_exit(e, 10, 202, 0);
+	oc_sys_exit(e, 10, X86_64_NR_FUTEX, 0);
 	CHECK(s.n == 2 && s.oc[0] == OC_RECOVERED && s.oc[1] == OC_RECOVERED,
 	      "two faults in one call, call returns 0: both recovered");
 	oc_finish(e);
@@ -66,26 +67,26 @@ static void test_outcomes(void)
 	/* error to user space; other tasks' events do not interfere */
 	memset(&s, 0, sizeof(s));
 	e = oc_new(exit_nrs, record, &s);
-	oc_sys_enter(e, 10, 202);
-	oc_sys_enter(e, 11, 202);
+	oc_sys_enter(e, 10, X86_64_NR_FUTEX);
+	oc_sys_enter(e, 11, X86_64_NR_FUTEX);
 	i = inj(10, 1);
 	oc_inject(e, &i);
-	oc_sys_exit(e, 11, 202, 0);
+	oc_sys_exit(e, 11, X86_64_NR_FUTEX, 0);
 	CHECK(s.n == 0, "another task's sys_exit settles nothing");
-	oc_sys_exit(e, 10, 202, -14);
+	oc_sys_exit(e, 10, X86_64_NR_FUTEX, -14);
 	CHECK(s.n == 1 && s.oc[0] == OC_ERROR && s.ret[0] == -14, "call returns -EFAULT: error 14");
 	oc_finish(e);
 
 	/* -ERESTARTSYS: restarted, the restarted call decides */
 	memset(&s, 0, sizeof(s));
 	e = oc_new(exit_nrs, record, &s);
-	oc_sys_enter(e, 10, 202);
+	oc_sys_enter(e, 10, X86_64_NR_FUTEX);
 	i = inj(10, 1);
 	oc_inject(e, &i);
-	oc_sys_exit(e, 10, 202, -512);
+	oc_sys_exit(e, 10, X86_64_NR_FUTEX, -512);
 	CHECK(s.n == 0, "-ERESTARTSYS is not an outcome");
-	oc_sys_enter(e, 10, 202);
-	oc_sys_exit(e, 10, 202, 1);
+	oc_sys_enter(e, 10, X86_64_NR_FUTEX);
+	oc_sys_exit(e, 10, X86_64_NR_FUTEX, 1);
 	CHECK(s.n == 1 && s.oc[0] == OC_RECOVERED, "restarted call succeeds: recovered");
 	oc_finish(e);
 
@@ -93,9 +94,9 @@ static void test_outcomes(void)
 	memset(&s, 0, sizeof(s));
 	e = oc_new(exit_nrs, record, &s);
 	CHECK(oc_task_op(e, 10) == -1, "no call seen: no op");
-	oc_sys_enter_op(e, 10, 202, 137);
+	oc_sys_enter_op(e, 10, X86_64_NR_FUTEX, 137);
 	CHECK(oc_task_op(e, 10) == 137 && oc_task_op(e, 11) == -1, "op of the futex call in progress");
-	oc_sys_exit(e, 10, 202, 0);
+	oc_sys_exit(e, 10, X86_64_NR_FUTEX, 0);
 	CHECK(oc_task_op(e, 10) == -1, "no op after sys_exit");
 	oc_sys_enter(e, 10, 230);
 	CHECK(oc_task_op(e, 10) == -1, "another system call has no op");
@@ -104,7 +105,7 @@ static void test_outcomes(void)
 	/* inside exit_group, and outside any system call */
 	memset(&s, 0, sizeof(s));
 	e = oc_new(exit_nrs, record, &s);
-	oc_sys_enter(e, 10, 231);
+	oc_sys_enter(e, 10, X86_64_NR_EXIT_GROUP);
 	i = inj(10, 5);
 	oc_inject(e, &i);
 	CHECK(s.n == 1 && s.oc[0] == OC_EXIT, "fault in exit_group: exit");
@@ -118,12 +119,12 @@ static void test_outcomes(void)
 	/* the task dies in the call, or the trace ends */
 	memset(&s, 0, sizeof(s));
 	e = oc_new(exit_nrs, record, &s);
-	oc_sys_enter(e, 10, 202);
+	oc_sys_enter(e, 10, X86_64_NR_FUTEX);
 	i = inj(10, 1);
 	oc_inject(e, &i);
 	oc_task_exit(e, 10);
 	CHECK(s.n == 1 && s.oc[0] == OC_NORETURN, "task exits before sys_exit: noreturn");
-	oc_sys_enter(e, 20, 202);
+	oc_sys_enter(e, 20, X86_64_NR_FUTEX);
 	i = inj(20, 2);
 	oc_inject(e, &i);
 	oc_finish(e);
@@ -132,24 +133,24 @@ static void test_outcomes(void)
 	/* lost events */
 	memset(&s, 0, sizeof(s));
 	e = oc_new(exit_nrs, record, &s);
-	oc_sys_enter(e, 10, 202);
+	oc_sys_enter(e, 10, X86_64_NR_FUTEX);
 	i = inj(10, 1);
 	oc_inject(e, &i);
 	oc_lost(e);
 	CHECK(s.n == 1 && s.oc[0] == OC_UNKNOWN, "events lost: unknown");
-	oc_sys_enter(e, 10, 202);
+	oc_sys_enter(e, 10, X86_64_NR_FUTEX);
 	oc_inject(e, &i);
-	oc_sys_enter(e, 10, 202);
+	oc_sys_enter(e, 10, X86_64_NR_FUTEX);
 	CHECK(s.n == 2 && s.oc[1] == OC_UNKNOWN, "sys_enter without sys_exit: unknown");
 	oc_finish(e);
 
 	/* a large pid */
 	memset(&s, 0, sizeof(s));
 	e = oc_new(exit_nrs, record, &s);
-	oc_sys_enter(e, 4194303, 202);
+	oc_sys_enter(e, 4194303, X86_64_NR_FUTEX);
 	i = inj(4194303, 1);
 	oc_inject(e, &i);
-	oc_sys_exit(e, 4194303, 202, -11);
+	oc_sys_exit(e, 4194303, X86_64_NR_FUTEX, -11);
 	CHECK(s.n == 1 && s.oc[0] == OC_ERROR && s.ret[0] == -11, "pid 4194303");
 	oc_finish(e);
 }

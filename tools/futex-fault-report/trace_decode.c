@@ -15,19 +15,21 @@
 
 #include "print_symbolic.h"
 #include "trace.h"
+#include "x86_syscalls.h"
 
 /* PID_MAX_LIMIT on 64-bit: a larger pid is a corrupt record */
 #define PID_LIMIT	(4 * 1024 * 1024)
 
-/* x86_64 exit and exit_group: after them a task never returns to user space */
-static const long exit_nrs[] = { 60, 231, -1 };
+/* exit and exit_group: after them a task never returns to user space */
+static const long exit_nrs[] = { X86_64_NR_EXIT, X86_64_NR_EXIT_GROUP, -1 };
+
 /*
  * futex (x86_64 and i386) and futex_time64 (i386): their args[1] is the
  * futex op, for events that do not record it themselves
  */
 static bool is_futex_nr(long long nr)
 {
-	return nr == 202 || nr == 240 || nr == 422;
+	return nr == X86_64_NR_FUTEX || nr == I386_NR_FUTEX || nr == I386_NR_FUTEX_TIME64;
 }
 
 static int get_field(struct decoder *t, struct tep_event *ev, const char *name, struct field *f,

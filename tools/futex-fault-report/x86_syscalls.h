@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The system call numbers the reporter reads in raw_syscalls events, as
+ * arch/x86/entry/syscalls/syscall_64.tbl and syscall_32.tbl give them
+ * (ABI: never renumbered).  The guests are x86_64; a compat task's
+ * numbers are i386's, and sys_enter does not say which table a number is
+ * from, so the i386 futex numbers count as futex too (240 and 422 are no
+ * x86_64 system call a workload of ours makes).
+ */
+#ifndef FFR_X86_SYSCALLS_H
+#define FFR_X86_SYSCALLS_H
+
+#define X86_64_NR_EXIT		60
+#define X86_64_NR_FUTEX		202
+#define X86_64_NR_EXIT_GROUP	231
+#define I386_NR_FUTEX		240
+#define I386_NR_FUTEX_TIME64	422
+
+#endif /* FFR_X86_SYSCALLS_H */
