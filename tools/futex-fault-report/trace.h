@@ -42,7 +42,7 @@ struct trace_job {
 	bool			listed;		/* a real trace, not a listing error */
 	int			ret;
 	struct strbuf		msg;		/* its errors, printed when merged */
-	struct trace_site		*sites;		/* [report.nsites] */
+	struct trace_site	*sites;		/* [report.nsites] */
 	unsigned long long	records, injects, lost;
 };
 
@@ -54,6 +54,7 @@ struct decoder {
 	bool			swap;		/* the file's byte order is not ours */
 	int			id_inject, id_enter, id_exit, id_pexit;
 	struct field		f_type, f_pid;
+	/* f_caller: the event's call_site (interface v2) or caller (v1) */
 	struct field		f_site, f_err, f_op, f_caller, f_enter_id, f_exit_id, f_ret;
 	struct field		f_pexit_pid;
 	struct field		f_enter_op;	/* sys_enter's args[1] */
@@ -66,7 +67,7 @@ struct decoder {
 	int			*site_map;	/* site enum value -> report site index */
 	size_t			nsite_map;
 	struct oc_engine	*oc;
-	struct trace_site		*ps;		/* [report.nsites], NULL for --parse */
+	struct trace_site	*ps;		/* [report.nsites], NULL for --parse */
 	unsigned long long	records, injects, lost;
 	int			bad_site;	/* first unknown enum value seen, or -1 */
 	char			*bad_name;	/* its name, if the event carries one */
