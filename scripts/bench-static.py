@@ -297,7 +297,7 @@ def walk(obj, func, nop_at, site_nops):
 
 def read_sites(path):
     text = open(path).read()
-    return re.findall(r"^FUTEX_FAULT_SITE\(\s*(\w+)\s*,", text, re.M)
+    return re.findall(r"^\s*FUTEX_FAULT_(?:SITE|LAST)\(\s*(\w+)\s*,", text, re.M)
 
 
 def text_size(path):

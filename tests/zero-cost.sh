@@ -113,9 +113,15 @@ done
 
 # 2. one jump entry (NOP) per site copy.  Entries are pc-relative
 # relocations against futex_fault_keys + 16 * site (+ branch bit).
-nsites=$(grep -c '^FUTEX_FAULT_SITE(' "$zc/ours/kernel/futex/fault_sites.h")
-names=$(sed -n 's/^FUTEX_FAULT_SITE(\([a-z0-9_]*\),.*/\1/p' "$zc/ours/kernel/futex/fault_sites.h")
-[ "$(echo "$names" | wc -l)" = "$nsites" ] || die "cannot parse the site list"
+# the list macro, FUTEX_FAULT_SITE(name, ...) and FUTEX_FAULT_LAST(name, ...)
+# in enum order (the configuration has CONFIG_COMPAT and COMPAT_32BIT_TIME)
+names=$(sed -n '/^#define FUTEX_FAULT_SITES/,$p' "$zc/ours/kernel/futex/fault_sites.h" |
+	grep -oE 'FUTEX_FAULT_(SITE|LAST)\([a-z0-9_]+,' | sed -E 's/.*\(([a-z0-9_]+),/\1/')
+nsites=$(echo "$names" | grep -c .)
+[ "$nsites" -gt 0 ] || die "cannot parse the site list"
+for o in CONFIG_COMPAT CONFIG_COMPAT_32BIT_TIME; do
+	grep -q "^$o=y" "$zc/obj-ours-y/.config" || die "$o is not set: the site numbers would not match the list"
+done
 declare -A entries=()
 for o in $objs; do
 	while read -r addend; do

@@ -4,60 +4,64 @@
 
 #include <linux/compiler.h>
 #include <linux/jump_label.h>
+#include <linux/types.h>
 
 /*
- * Futex fault sites: every place in kernel/futex/ that touches user memory
- * or can otherwise fail, each behind its own static key.  fault_sites.h is
- * the only place a site is named; the enum, the static keys, the debugfs
- * files and the site table are derived from it.  Each line is
- *
- * FUTEX_FAULT_SITE(name, file, function, errno, flags)
- *
- *   name:     stable identifier, also the debugfs file name.  Never a line
- *             number: sites keep their names when the code moves.
- *   file:     kernel/futex/<file>.c holding the site.
- *   function: the function holding the site.
- *   errno:    what the site fails with: the error the real access returns
- *             there, so the existing recovery code is what runs.
- *   flags:    FUTEX_FAULT_RETRY when the caller handles the failure by
- *             faulting the page in and retrying; see __futex_fault().
+ * Futex fault sites: the places in kernel/futex/ that can be made to fail
+ * on purpose, each behind a static key of its own.  fault_sites.h lists
+ * them; the enum, the keys, the debugfs files and the trace event's site
+ * names are all made from that list.
  */
-#define FUTEX_FAULT_RETRY	1
+
+/* Flags of a site, the third argument of its FUTEX_FAULT_SITE() */
+#define FUTEX_FAULT_DEFAULT	0x01	/* enabled at boot */
+
+#include "fault_sites.h"
+
+#define FUTEX_FAULT_SITE(name, err, flags)	FUTEX_FAULT_##name,
+#define FUTEX_FAULT_LAST(name, err, flags)	FUTEX_FAULT_##name,
 
 enum futex_fault_site {
-#define FUTEX_FAULT_SITE(name, file, func, err, flags) FUTEX_FAULT_##name,
-#include "fault_sites.h"
-#undef FUTEX_FAULT_SITE
+	FUTEX_FAULT_SITES
 	FUTEX_FAULT_NR
 };
+
+#undef FUTEX_FAULT_SITE
+#undef FUTEX_FAULT_LAST
 
 #ifdef CONFIG_FAIL_FUTEX
 
 extern struct static_key_false futex_fault_keys[FUTEX_FAULT_NR];
 
-int __futex_fault(enum futex_fault_site site, const void __user *uaddr,
-		  unsigned int line);
+int __cold __futex_fault(enum futex_fault_site site, const void __user *uaddr,
+			 bool shared);
 
-/*
- * futex_fault - Fail a futex fault site when it is enabled and the policy says so
- * @site: the site, a name from fault_sites.h
- * @uaddr: the user address the site accesses, for the trace event
+/**
+ * futex_fault - Fail a fault site if it is enabled and fail_futex says so
+ * @site:	the site, a name from fault_sites.h
+ * @uaddr:	the user address the site stands for
+ * @shared:	false if the futex is known to be process private; the
+ *		fail_futex/ignore-private knob exempts those
  *
- * A disabled site is a single NOP patched into the code.  Use it in front of
- * the access it stands for, so that the caller's own error handling runs:
+ * Put it in front of the access or call it stands for, so that the
+ * caller's own error handling runs when it fails:
  *
- *	ret = futex_fault(wait_get_value, uaddr) ?:
+ *	ret = futex_fault(wait_get_value, uaddr, flags & FLAGS_SHARED) ?:
  *	      futex_get_value_locked(&uval, uaddr);
+ *
+ * While the site is disabled this is a no-op instruction that the static
+ * key patches; the call to __futex_fault() is out of line.
  *
  * Return: 0, or the site's negative errno when the fault is injected.
  */
-#define futex_fault(site, uaddr)					\
-	(static_branch_unlikely(&futex_fault_keys[FUTEX_FAULT_##site]) ? \
-	 __futex_fault(FUTEX_FAULT_##site, (uaddr), __LINE__) : 0)
+#define futex_fault(site, uaddr, shared)				\
+	(static_branch_unlikely(&futex_fault_keys[FUTEX_FAULT_##site]) ?	\
+	 __futex_fault(FUTEX_FAULT_##site, (uaddr), (shared)) : 0)
 
 #else /* !CONFIG_FAIL_FUTEX */
 
-#define futex_fault(site, uaddr)	({ (void)(uaddr); 0; })
+#define futex_fault(site, uaddr, shared)				\
+	({ (void)FUTEX_FAULT_##site; (void)(uaddr); (void)(shared); 0; })
 
 #endif /* !CONFIG_FAIL_FUTEX */
 
