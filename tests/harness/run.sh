@@ -84,6 +84,26 @@ el=$((SECONDS - t0))
 	[ "$(cat "$tmp/run-hang/result")" = hang ] && [ $el -lt 30 ]
 ok $? "a hung guest is killed and reported at the 15 s timeout (took $el s, rc=$rc)"
 
+# 4b. stop: a guest is stopped by its QEMU's pid file, and only that guest
+FF_TIMEOUT=300 FF_RUN_DIR=$tmp/run-stop "$ff" run -- sleep 600 >"$tmp/out" 2>&1 &
+runpid=$!
+for i in $(seq 60); do
+	pid=$("$ff" running "$tmp/run-stop" 2>/dev/null) && break
+	sleep 1
+done
+"$ff" running "$tmp/run-hang" >/dev/null 2>&1
+other=$?
+t0=$SECONDS
+"$ff" stop "$tmp/run-stop" >>"$tmp/out" 2>&1
+stop=$?
+wait $runpid
+rc=$?
+"$ff" running "$tmp/run-stop" >/dev/null 2>&1
+after=$?
+[ -n "$pid" ] && [ "$(cat "$tmp/run-stop/qemu.pid" 2>/dev/null || echo "$pid")" = "$pid" ] &&
+	[ $other = 1 ] && [ $stop = 0 ] && [ $after = 1 ] && [ $rc != 0 ] && [ $((SECONDS - t0)) -lt 30 ]
+ok $? "stop ends the guest whose pid file names it ($pid), running says it is gone, a finished guest is not running (stop $stop, run rc $rc)"
+
 # 5. tree: uncommitted edits in the work tree are not clobbered
 tree_head=$(git -C "$work/linux" rev-parse HEAD)
 echo "/* unexported edit */" >> "$work/linux/kernel/futex/core.c"

@@ -68,7 +68,7 @@ wait_for()
 
 guests_left()
 {
-	pgrep -f -- "-serial file:$1/guests/" >/dev/null
+	"$repo/scripts/ff" running "$1"/guests/*/ >/dev/null 2>&1
 }
 
 site_runs_done()
@@ -98,7 +98,7 @@ mtimes()
 
 cleanup()
 {
-	pkill -f -- "-serial file:$T/" 2>/dev/null || true
+	"$repo/scripts/ff" stop -s KILL "$C"/guests/*/ "$T"/full/c/guests/*/ 2>/dev/null || true
 	mountpoint -q "$T/full" && umount "$T/full"
 	return 0
 }
@@ -165,7 +165,7 @@ rm -rf "$C/runs/wake_op_atomic"
 pid=$!
 if wait_for 300 in_progress wake_op_atomic; then
 	sleep 2
-	pkill -KILL -f -- "-serial file:$C/guests/"
+	"$repo/scripts/ff" stop -s KILL "$C"/guests/*/
 fi
 rc=0
 wait $pid || rc=$?
