@@ -83,7 +83,7 @@ in_progress()	# RUN: a guest of campaign $C is running it
 
 status_of()
 {
-	sed -n 's/.*"status": "\([a-z]*\)".*/\1/p' "$C/runs/$1/run.json" 2>/dev/null
+	jq -r .status "$C/runs/$1/run.json" 2>/dev/null
 }
 
 mtimes()
@@ -155,7 +155,7 @@ done <<<"$done1"
 check $bad "runs finished before the interrupt were not redone"
 check $(none eval 'ls -d "$C"/runs/*.tmp "$C"/guests/*/progress | grep .') "no half-written run, no stale progress file"
 check $(cond ls -d "$C/guests/w0-1" "$C/guests/w1-1") "two guests ran (w0-*, w1-*)"
-check $(cond grep -q '"runs": \[.*"wake_op_atomic"' "$C/campaign.json") "campaign.json lists the runs"
+check $(cond jq -e '.runs | index("wake_op_atomic")' "$C/campaign.json") "campaign.json lists the runs"
 
 # ------------------------------------------------------------ 3. QEMU killed
 echo "# 3. QEMU killed during a run"
@@ -214,7 +214,7 @@ check $(cond grep -q "full" "$T/5b.log") "and says the file system is full"
 first=$(ls -d "$F/runs/get_robust_list_len" "$F/runs/wake_op_atomic" 2>/dev/null | head -n1)
 ok=0
 for d in $first; do
-	[ "$(sed -n 's/.*"status": "\([a-z]*\)".*/\1/p' "$d/run.json" 2>/dev/null)" = ok ] || ok=1
+	[ "$(jq -r .status "$d/run.json" 2>/dev/null)" = ok ] || ok=1
 done
 check $ok "no run is recorded as finished without its files"
 check $(none eval 'ls -d "$F"/runs/*.tmp | grep .') "no half-written run is left"
@@ -224,7 +224,7 @@ CAMPAIGN_MIN_FREE=1 "$CAMPAIGN" -r "$F" --no-report >"$T/5c.log" 2>&1 || rc=$?
 check $rc "after freeing space the resume completes (exit $rc)"
 bad=0
 for r in get_robust_list_len wake_op_atomic; do
-	[ "$(sed -n 's/.*"status": "\([a-z]*\)".*/\1/p' "$F/runs/$r/run.json" 2>/dev/null)" = ok ] || bad=1
+	[ "$(jq -r .status "$F/runs/$r/run.json" 2>/dev/null)" = ok ] || bad=1
 done
 check $bad "both runs are now complete"
 
