@@ -182,11 +182,12 @@ check $bad "the other runs are untouched"
 # ------------------------------------------------------------ 4. guest panic
 echo "# 4. a guest panic during a run"
 rm -rf "$C/runs/wake_op_atomic"
-cp "$C/workloads.txt" "$T/workloads.txt"
-sed -i 's/^drive|.*/drive|echo c > \/proc\/sysrq-trigger/' "$C/workloads.txt"
+cp "$C/workloads.json" "$T/workloads.json"
+jq '(.[] | select(.name == "drive") | .command) = "echo c > /proc/sysrq-trigger"' \
+	"$T/workloads.json" > "$C/workloads.json"
 rc=0
 "$CAMPAIGN" -r "$C" --no-report >"$T/4.log" 2>&1 || rc=$?
-cp "$T/workloads.txt" "$C/workloads.txt"
+cp "$T/workloads.json" "$C/workloads.json"
 check $rc "the campaign goes on after a panic (exit $rc)"
 check $([ "$(status_of wake_op_atomic)" = crash ]; echo $?) "the panicked run is recorded as a crash"
 check $(cond grep -q -i "sysrq" "$C/runs/wake_op_atomic/console.txt") "its console shows the panic"
