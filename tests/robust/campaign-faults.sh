@@ -68,7 +68,7 @@ wait_for()
 
 guests_left()
 {
-	"$repo/scripts/ff" running "$1"/guests/*/ >/dev/null 2>&1
+	"$repo/scripts/ff" running "$1"/campaign/guests/*/ >/dev/null 2>&1
 }
 
 site_runs_done()
@@ -78,7 +78,7 @@ site_runs_done()
 
 in_progress()	# RUN: a guest of campaign $C is running it
 {
-	grep -qx "$1" "$C"/guests/*/progress 2>/dev/null
+	grep -qx "$1" "$C"/campaign/guests/*/progress 2>/dev/null
 }
 
 status_of()
@@ -98,7 +98,7 @@ mtimes()
 
 cleanup()
 {
-	"$repo/scripts/ff" stop -s KILL "$C"/guests/*/ "$T"/full/c/guests/*/ 2>/dev/null || true
+	"$repo/scripts/ff" stop -s KILL "$C"/campaign/guests/*/ "$T"/full/c/campaign/guests/*/ 2>/dev/null || true
 	mountpoint -q "$T/full" && umount "$T/full"
 	return 0
 }
@@ -120,7 +120,7 @@ os.execvp(sys.argv[1], sys.argv[1:])' "$CAMPAIGN" -o "$C" -s "$SITES" --no-repor
 pid=$!
 # the baseline and map take about 3 min; then interrupt during a run
 wait_for 900 site_runs_done
-wait_for 120 eval 'ls "$C"/guests/w*/progress'
+wait_for 120 eval 'ls "$C"/campaign/guests/w*/progress'
 sleep 3
 kill -INT -- -$pid
 rc=0
@@ -153,8 +153,8 @@ while read -r r t; do
 	[ "$(stat -c %Y "$C/runs/$r/run.json")" = "$t" ] || { bad=1; echo "# $r was redone"; }
 done <<<"$done1"
 check $bad "runs finished before the interrupt were not redone"
-check $(none eval 'ls -d "$C"/runs/*.tmp "$C"/guests/*/progress | grep .') "no half-written run, no stale progress file"
-check $(cond ls -d "$C/guests/w0-1" "$C/guests/w1-1") "two guests ran (w0-*, w1-*)"
+check $(none eval 'ls -d "$C"/runs/*.tmp "$C"/campaign/guests/*/progress | grep .') "no half-written run, no stale progress file"
+check $(cond ls -d "$C/campaign/guests/w0-1" "$C/campaign/guests/w1-1") "two guests ran (w0-*, w1-*)"
 check $(cond jq -e '.runs | index("wake_op_atomic")' "$C/campaign.json") "campaign.json lists the runs"
 
 # ------------------------------------------------------------ 3. QEMU killed
@@ -165,7 +165,7 @@ rm -rf "$C/runs/wake_op_atomic"
 pid=$!
 if wait_for 300 in_progress wake_op_atomic; then
 	sleep 2
-	"$repo/scripts/ff" stop -s KILL "$C"/guests/*/
+	"$repo/scripts/ff" stop -s KILL "$C"/campaign/guests/*/
 fi
 rc=0
 wait $pid || rc=$?
@@ -182,12 +182,12 @@ check $bad "the other runs are untouched"
 # ------------------------------------------------------------ 4. guest panic
 echo "# 4. a guest panic during a run"
 rm -rf "$C/runs/wake_op_atomic"
-cp "$C/workloads.json" "$T/workloads.json"
-jq '(.[] | select(.name == "drive") | .command) = "echo c > /proc/sysrq-trigger"' \
-	"$T/workloads.json" > "$C/workloads.json"
+cp "$C/campaign/settings.json" "$T/settings.json"
+jq '(.workloads[] | select(.name == "drive") | .command) = "echo c > /proc/sysrq-trigger"' \
+	"$T/settings.json" > "$C/campaign/settings.json"
 rc=0
 "$CAMPAIGN" -r "$C" --no-report >"$T/4.log" 2>&1 || rc=$?
-cp "$T/workloads.json" "$C/workloads.json"
+cp "$T/settings.json" "$C/campaign/settings.json"
 check $rc "the campaign goes on after a panic (exit $rc)"
 check $([ "$(status_of wake_op_atomic)" = crash ]; echo $?) "the panicked run is recorded as a crash"
 check $(cond grep -q -i "sysrq" "$C/runs/wake_op_atomic/console.txt") "its console shows the panic"
