@@ -13,18 +13,11 @@ set -u
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 eta_jq=$repo/scripts/campaign-eta.jq
-n=0
-fail=0
+. "$repo/tests/tap.sh"
 
 ok()
 {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=$((fail + 1))
-	fi
+	tap_ok "$@"
 }
 
 # eta DIR JOBS BATCH DONE [SLOWDOWN]: the ETA for DIR's site runs when the
@@ -44,7 +37,7 @@ eta()
 		--argjson overhead "$ov" --argjson boot "$boot" --argjson batch "$batch"
 }
 
-echo "TAP version 13"
+tap_start
 
 for d in "$repo"/tests/campaign/eta-*/; do
 	name=$(basename "$d")
@@ -72,6 +65,4 @@ for d in "$repo"/tests/campaign/eta-*/; do
 	ok $? "$name: with every run finished the ETA is 0 (got $end)"
 done
 
-echo "1..$n"
-echo "eta: $((n - fail)) passed, $fail failed"
-[ $fail = 0 ]
+tap_done "eta"

@@ -16,21 +16,14 @@ tool=$repo/tools/futex-fault-report
 splats=$repo/tests/harness/splats
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fail=0
+. "$repo/tests/tap.sh"
 
 ok()
 {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=$((fail + 1))
-	fi
+	tap_ok "$@"
 }
 
-echo "TAP version 13"
+tap_start
 
 "$kr" --check 2>"$tmp/err"
 ok $? "scripts/kernel-reports.txt is valid $(cat "$tmp/err")"
@@ -82,6 +75,4 @@ ok $? "a kind listed twice is refused: $(cat "$tmp/err")"
 [ $? = 2 ] && grep -qF "cannot read $tmp/no-such-log" "$tmp/err"
 ok $? "a missing log is an error naming it, not 'no report'"
 
-echo "1..$n"
-echo "kernel reports: $((n - fail)) passed, $fail failed"
-[ $fail = 0 ]
+tap_done "kernel reports"

@@ -15,9 +15,9 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 ff=$repo/scripts/ff
 work=${FF_WORK:-$repo/build}
 tmp=$(mktemp -d "$work/harness-test.XXXXXX")
-pass=0
-fail=0
-n=0
+. "$repo/tests/tap.sh"
+# a failing test shows the tail of what its command printed
+TAP_DIAG_FILE=$tmp/out
 
 cleanup()
 {
@@ -32,18 +32,10 @@ trap cleanup EXIT
 
 ok()
 {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-		pass=$((pass + 1))
-	else
-		echo "not ok $n - $2"
-		fail=$((fail + 1))
-		[ -f "$tmp/out" ] && sed 's/^/#   /' "$tmp/out" | tail -n 15
-	fi
+	tap_ok "$@"
 }
 
-echo "TAP version 13"
+tap_start
 
 # 1. config: an option whose dependencies are unmet is named, and config fails
 cat > "$tmp/bad.config" <<'EOF'
@@ -143,6 +135,4 @@ rc=$?
 ok $? "isolate: seen from another clone this checkout is empty, the clone is not (rc=$rc)"
 rm -rf "$other"
 
-echo "1..$n"
-echo "harness: $pass passed, $fail failed"
-[ $fail = 0 ]
+tap_done harness

@@ -28,17 +28,11 @@ SITES=get_robust_list_len,get_robust_list_head,robust_fetch_next,wake_op_atomic
 CAMPAIGN=$repo/scripts/campaign
 export CAMPAIGN_BATCH=1
 
-n=0
-fail=0
+. "$repo/tests/tap.sh"
+
 check()
 {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=$((fail + 1))
-	fi
+	tap_ok "$@" || true
 }
 
 # cond CMD...: 0 if CMD succeeds, 1 otherwise (for check); none CMD...: the
@@ -107,6 +101,7 @@ trap cleanup EXIT
 cleanup
 rm -rf "$T"
 mkdir -p "$T"
+tap_start
 make -s -C "$repo/tools/futex-fault-report" >/dev/null
 
 # ------------------------------------------------------------ 1. Ctrl-C
@@ -229,6 +224,5 @@ for r in get_robust_list_len wake_op_atomic; do
 done
 check $bad "both runs are now complete"
 
-echo "1..$n"
-echo "campaign faults: $((n - fail)) passed, $fail failed (logs in $T)"
-[ $fail = 0 ]
+tap_diag "logs in $T"
+tap_done "campaign faults"
