@@ -4,7 +4,8 @@
 # that show which futex error paths really ran.
 #
 #   make report   install what is needed, build and boot the kernel, run the
-#                 campaign, write report/index.html
+#                 campaign into results/<date-time>/ (results/latest links to
+#                 it), write its report/index.html there
 #   make check    the tests (kernel build, guest tests, tools)
 #   make check-robust  the long robustness suites (debug-kernel campaign,
 #                 fuzzing, debugfs and stress, campaign faults)

@@ -8,7 +8,10 @@
 #   get_robust_list_len  the error reaches user space (EFAULT)
 #   wake_op_atomic     a retry site: the call recovers
 #   robust_fetch_next  raised while the task exits (robust list walk)
-# About 3 min under TCG.
+# And that the results follow docs/results-layout.md: the campaign's own files
+# in campaign/ (settings.json the guest's input), the sources in src/, the
+# report in its default place, the command line recorded.  About 3 min under
+# TCG.
 
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -16,13 +19,15 @@ work=${FF_WORK:-$repo/build}
 out=$work/campaign-test
 rm -rf "$out"
 
-"$repo/scripts/campaign" -o "$out/results" --report-dir "$out/report" \
-	-s get_robust_list_len,wake_op_atomic,robust_fetch_next
+"$repo/scripts/campaign" -o "$out/results" -s get_robust_list_len,wake_op_atomic,robust_fetch_next \
+	2>&1 | tee "$out.log"
+[ "${PIPESTATUS[0]}" = 0 ]
 
-python3 - "$out/report/report.json" <<'PY'
-import json, sys
+python3 - "$out/results" "$repo" "$out.log" <<'PY'
+import filecmp, json, os, re, sys
 
-r = json.load(open(sys.argv[1]))
+res, repo, log = sys.argv[1], sys.argv[2], open(sys.argv[3]).read()
+r = json.load(open(os.path.join(res, "report", "report.json")))
 sites = {s["name"]: s for s in r["sites"]}
 n = 0
 fail = 0
@@ -33,6 +38,32 @@ def check(cond, what):
     print("%s %d - %s" % ("ok" if cond else "not ok", n, what))
     if not cond:
         fail += 1
+
+top = sorted(os.listdir(res))
+check(top == ["campaign", "campaign.json", "gcno", "report", "runs", "src"],
+      "results top level: %s" % top)
+st = json.load(open(os.path.join(res, "campaign", "settings.json")))
+runs = {x["run"]: x for x in st["runs"]}
+check(st["times"] == 100 and sorted(runs) == ["baseline", "get_robust_list_len",
+                                              "robust_fetch_next", "wake_op_atomic"],
+      "settings.json: times 100, the baseline and the three runs planned")
+check(all("interval" in w and w["timeout"] >= 10 and w["baseline_seconds"] > 0
+          for x in st["runs"] if x["run"] != "baseline" for w in x["workloads"]),
+      "settings.json: every site-run workload has its interval, timeout and baseline seconds")
+check(st["selected"] == ["get_robust_list_len", "wake_op_atomic", "robust_fetch_next"],
+      "settings.json: the sites asked for, for a resume")
+src = os.path.join(res, "src", "kernel", "futex")
+tree = os.path.join(json.load(open(os.path.join(res, "campaign.json")))["kernel"]["srctree"],
+                    "kernel", "futex")
+names = sorted(f for f in os.listdir(tree) if f.endswith((".c", ".h")))
+check(names and sorted(os.listdir(src)) == names and
+      filecmp.cmpfiles(src, tree, names, shallow=False)[0] == names,
+      "src/kernel/futex: the %d sources of the work tree" % len(names))
+cmd = open(os.path.join(res, "campaign", "command")).read()
+check("-s get_robust_list_len,wake_op_atomic,robust_fetch_next" in cmd, "campaign/command: %s" % cmd.strip())
+eta = re.findall(r"progress: (\d+)/3 runs, .* about (\d+) min (\d+) s left", log)
+check(len(eta) >= 1 and eta[-1][0] == "3" and eta[-1][1:] == ("0", "0"),
+      "progress lines with an ETA, 0 left at the end: %s" % eta)
 
 expect = {"get_robust_list_len": "error", "wake_op_atomic": "recovered",
           "robust_fetch_next": "exit"}

@@ -15,9 +15,9 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 ff=$repo/scripts/ff
 work=${FF_WORK:-$repo/build}
 tmp=$(mktemp -d "$work/harness-test.XXXXXX")
-pass=0
-fail=0
-n=0
+. "$repo/tests/tap.sh"
+# a failing test shows the tail of what its command printed
+TAP_DIAG_FILE=$tmp/out
 
 cleanup()
 {
@@ -32,18 +32,10 @@ trap cleanup EXIT
 
 ok()
 {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-		pass=$((pass + 1))
-	else
-		echo "not ok $n - $2"
-		fail=$((fail + 1))
-		[ -f "$tmp/out" ] && sed 's/^/#   /' "$tmp/out" | tail -n 15
-	fi
+	tap_ok "$@"
 }
 
-echo "TAP version 13"
+tap_start
 
 # 1. config: an option whose dependencies are unmet is named, and config fails
 cat > "$tmp/bad.config" <<'EOF'
@@ -84,6 +76,26 @@ el=$((SECONDS - t0))
 	[ "$(cat "$tmp/run-hang/result")" = hang ] && [ $el -lt 30 ]
 ok $? "a hung guest is killed and reported at the 15 s timeout (took $el s, rc=$rc)"
 
+# 4b. stop: a guest is stopped by its QEMU's pid file, and only that guest
+FF_TIMEOUT=300 FF_RUN_DIR=$tmp/run-stop "$ff" run -- sleep 600 >"$tmp/out" 2>&1 &
+runpid=$!
+for i in $(seq 60); do
+	pid=$("$ff" running "$tmp/run-stop" 2>/dev/null) && break
+	sleep 1
+done
+"$ff" running "$tmp/run-hang" >/dev/null 2>&1
+other=$?
+t0=$SECONDS
+"$ff" stop "$tmp/run-stop" >>"$tmp/out" 2>&1
+stop=$?
+wait $runpid
+rc=$?
+"$ff" running "$tmp/run-stop" >/dev/null 2>&1
+after=$?
+[ -n "$pid" ] && [ "$(cat "$tmp/run-stop/qemu.pid" 2>/dev/null || echo "$pid")" = "$pid" ] &&
+	[ $other = 1 ] && [ $stop = 0 ] && [ $after = 1 ] && [ $rc != 0 ] && [ $((SECONDS - t0)) -lt 30 ]
+ok $? "stop ends the guest whose pid file names it ($pid), running says it is gone, a finished guest is not running (stop $stop, run rc $rc)"
+
 # 5. tree: uncommitted edits in the work tree are not clobbered
 tree_head=$(git -C "$work/linux" rev-parse HEAD)
 echo "/* unexported edit */" >> "$work/linux/kernel/futex/core.c"
@@ -123,6 +135,4 @@ rc=$?
 ok $? "isolate: seen from another clone this checkout is empty, the clone is not (rc=$rc)"
 rm -rf "$other"
 
-echo "1..$n"
-echo "harness: $pass passed, $fail failed"
-[ $fail = 0 ]
+tap_done harness

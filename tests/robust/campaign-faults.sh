@@ -28,17 +28,11 @@ SITES=get_robust_list_len,get_robust_list_head,robust_fetch_next,wake_op_atomic
 CAMPAIGN=$repo/scripts/campaign
 export CAMPAIGN_BATCH=1
 
-n=0
-fail=0
+. "$repo/tests/tap.sh"
+
 check()
 {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=$((fail + 1))
-	fi
+	tap_ok "$@" || true
 }
 
 # cond CMD...: 0 if CMD succeeds, 1 otherwise (for check); none CMD...: the
@@ -68,7 +62,7 @@ wait_for()
 
 guests_left()
 {
-	pgrep -f -- "-serial file:$1/guests/" >/dev/null
+	"$repo/scripts/ff" running "$1"/campaign/guests/*/ >/dev/null 2>&1
 }
 
 site_runs_done()
@@ -78,12 +72,12 @@ site_runs_done()
 
 in_progress()	# RUN: a guest of campaign $C is running it
 {
-	grep -qx "$1" "$C"/guests/*/progress 2>/dev/null
+	grep -qx "$1" "$C"/campaign/guests/*/progress 2>/dev/null
 }
 
 status_of()
 {
-	sed -n 's/.*"status": "\([a-z]*\)".*/\1/p' "$C/runs/$1/run.json" 2>/dev/null
+	jq -r .status "$C/runs/$1/run.json" 2>/dev/null
 }
 
 mtimes()
@@ -98,7 +92,7 @@ mtimes()
 
 cleanup()
 {
-	pkill -f -- "-serial file:$T/" 2>/dev/null || true
+	"$repo/scripts/ff" stop -s KILL "$C"/campaign/guests/*/ "$T"/full/c/campaign/guests/*/ 2>/dev/null || true
 	mountpoint -q "$T/full" && umount "$T/full"
 	return 0
 }
@@ -107,6 +101,7 @@ trap cleanup EXIT
 cleanup
 rm -rf "$T"
 mkdir -p "$T"
+tap_start
 make -s -C "$repo/tools/futex-fault-report" >/dev/null
 
 # ------------------------------------------------------------ 1. Ctrl-C
@@ -120,7 +115,7 @@ os.execvp(sys.argv[1], sys.argv[1:])' "$CAMPAIGN" -o "$C" -s "$SITES" --no-repor
 pid=$!
 # the baseline and map take about 3 min; then interrupt during a run
 wait_for 900 site_runs_done
-wait_for 120 eval 'ls "$C"/guests/w*/progress'
+wait_for 120 eval 'ls "$C"/campaign/guests/w*/progress'
 sleep 3
 kill -INT -- -$pid
 rc=0
@@ -153,9 +148,9 @@ while read -r r t; do
 	[ "$(stat -c %Y "$C/runs/$r/run.json")" = "$t" ] || { bad=1; echo "# $r was redone"; }
 done <<<"$done1"
 check $bad "runs finished before the interrupt were not redone"
-check $(none eval 'ls -d "$C"/runs/*.tmp "$C"/guests/*/progress | grep .') "no half-written run, no stale progress file"
-check $(cond ls -d "$C/guests/w0-1" "$C/guests/w1-1") "two guests ran (w0-*, w1-*)"
-check $(cond grep -q '"runs": \[.*"wake_op_atomic"' "$C/campaign.json") "campaign.json lists the runs"
+check $(none eval 'ls -d "$C"/runs/*.tmp "$C"/campaign/guests/*/progress | grep .') "no half-written run, no stale progress file"
+check $(cond ls -d "$C/campaign/guests/w0-1" "$C/campaign/guests/w1-1") "two guests ran (w0-*, w1-*)"
+check $(cond jq -e '.runs | index("wake_op_atomic")' "$C/campaign.json") "campaign.json lists the runs"
 
 # ------------------------------------------------------------ 3. QEMU killed
 echo "# 3. QEMU killed during a run"
@@ -165,7 +160,7 @@ rm -rf "$C/runs/wake_op_atomic"
 pid=$!
 if wait_for 300 in_progress wake_op_atomic; then
 	sleep 2
-	pkill -KILL -f -- "-serial file:$C/guests/"
+	"$repo/scripts/ff" stop -s KILL "$C"/campaign/guests/*/
 fi
 rc=0
 wait $pid || rc=$?
@@ -182,11 +177,12 @@ check $bad "the other runs are untouched"
 # ------------------------------------------------------------ 4. guest panic
 echo "# 4. a guest panic during a run"
 rm -rf "$C/runs/wake_op_atomic"
-cp "$C/workloads.txt" "$T/workloads.txt"
-sed -i 's/^drive|.*/drive|echo c > \/proc\/sysrq-trigger/' "$C/workloads.txt"
+cp "$C/campaign/settings.json" "$T/settings.json"
+jq '(.workloads[] | select(.name == "drive") | .command) = "echo c > /proc/sysrq-trigger"' \
+	"$T/settings.json" > "$C/campaign/settings.json"
 rc=0
 "$CAMPAIGN" -r "$C" --no-report >"$T/4.log" 2>&1 || rc=$?
-cp "$T/workloads.txt" "$C/workloads.txt"
+cp "$T/settings.json" "$C/campaign/settings.json"
 check $rc "the campaign goes on after a panic (exit $rc)"
 check $([ "$(status_of wake_op_atomic)" = crash ]; echo $?) "the panicked run is recorded as a crash"
 check $(cond grep -q -i "sysrq" "$C/runs/wake_op_atomic/console.txt") "its console shows the panic"
@@ -214,7 +210,7 @@ check $(cond grep -q "full" "$T/5b.log") "and says the file system is full"
 first=$(ls -d "$F/runs/get_robust_list_len" "$F/runs/wake_op_atomic" 2>/dev/null | head -n1)
 ok=0
 for d in $first; do
-	[ "$(sed -n 's/.*"status": "\([a-z]*\)".*/\1/p' "$d/run.json" 2>/dev/null)" = ok ] || ok=1
+	[ "$(jq -r .status "$d/run.json" 2>/dev/null)" = ok ] || ok=1
 done
 check $ok "no run is recorded as finished without its files"
 check $(none eval 'ls -d "$F"/runs/*.tmp | grep .') "no half-written run is left"
@@ -224,10 +220,9 @@ CAMPAIGN_MIN_FREE=1 "$CAMPAIGN" -r "$F" --no-report >"$T/5c.log" 2>&1 || rc=$?
 check $rc "after freeing space the resume completes (exit $rc)"
 bad=0
 for r in get_robust_list_len wake_op_atomic; do
-	[ "$(sed -n 's/.*"status": "\([a-z]*\)".*/\1/p' "$F/runs/$r/run.json" 2>/dev/null)" = ok ] || bad=1
+	[ "$(jq -r .status "$F/runs/$r/run.json" 2>/dev/null)" = ok ] || bad=1
 done
 check $bad "both runs are now complete"
 
-echo "1..$n"
-echo "campaign faults: $((n - fail)) passed, $fail failed (logs in $T)"
-[ $fail = 0 ]
+tap_diag "logs in $T"
+tap_done "campaign faults"

@@ -333,13 +333,23 @@ static int set_attr(const char *attr, const char *val)
 
 /* ------------------------------------------------------- kernel state */
 
-/* Parse the site table into @s.  Return: the number of sites or -errno. */
+/*
+ * Parse the site table into @s.  Its columns are found by the names of its
+ * header ("# name file line function errno enabled hits injected" in the
+ * first version, "# name errno enabled hits injected call_site" in the
+ * second): name, errno, enabled, hits and injected are required, file (when
+ * there) must be under kernel/futex/.  Return: the number of sites or -errno.
+ */
+#define TABLE_COLS	16
 static int read_table(struct ff_site *s, int max, char *bad, size_t badsize)
 {
 	static char buf[64 * 1024];
-	char *line, *save;
+	enum { C_NAME, C_ERRNO, C_ENABLED, C_HITS, C_INJECTED, C_FILE, C_NR };
+	static const char *const names[C_NR] = { "name", "errno", "enabled", "hits", "injected",
+						 "file" };
+	char *line, *save, *tok, *tsave, *col[TABLE_COLS], *end;
+	int at[C_NR], ncols = 0, n = 0, i, k;
 	ssize_t len;
-	int n = 0;
 
 	len = read_file(FF_SITES, buf, sizeof(buf));
 	if (len < 0)
@@ -347,28 +357,60 @@ static int read_table(struct ff_site *s, int max, char *bad, size_t badsize)
 	if ((size_t)len == sizeof(buf) - 1)
 		return -E2BIG;
 	line = strtok_r(buf, "\n", &save);
-	if (!line || strcmp(line, "# name file line function errno enabled hits injected")) {
+	if (!line || strncmp(line, "# ", 2)) {
 		snprintf(bad, badsize, "header: %s", line ? line : "(none)");
 		return -EINVAL;
 	}
+	for (k = 0; k < C_NR; k++)
+		at[k] = -1;
+	for (tok = strtok_r(line + 2, " \t", &tsave); tok; tok = strtok_r(NULL, " \t", &tsave)) {
+		for (k = 0; k < C_NR; k++)
+			if (!strcmp(tok, names[k]))
+				at[k] = ncols;
+		if (++ncols > TABLE_COLS) {
+			snprintf(bad, badsize, "header: more than %d columns", TABLE_COLS);
+			return -EINVAL;
+		}
+	}
+	for (k = 0; k < C_FILE; k++)
+		if (at[k] < 0) {
+			snprintf(bad, badsize, "header: no column \"%s\"", names[k]);
+			return -EINVAL;
+		}
 	while ((line = strtok_r(NULL, "\n", &save))) {
-		char file[128], func[128], err[32], tail;
-		unsigned int lineno;
+		char row[512];
 
 		if (n == max)
 			return -E2BIG;
-		/* name file line function errno enabled hits injected */
-		if (sscanf(line, "%63s %127s %u %127s %31s %d %ld %ld %c", s[n].name, file,
-			   &lineno, func, err, &s[n].enabled, &s[n].hits, &s[n].injected,
-			   &tail) != 8 || strncmp(file, "kernel/futex/", 13) ||
-		    strncmp(err, "E", 1) || (s[n].enabled != 0 && s[n].enabled != 1) ||
-		    s[n].hits < 0 || s[n].injected < 0) {
-			snprintf(bad, badsize, "line %d: %s", n + 2, line);
-			return -EINVAL;
-		}
+		snprintf(row, sizeof(row), "%s", line);
+		i = 0;
+		for (tok = strtok_r(row, " \t", &tsave); tok && i < TABLE_COLS;
+		     tok = strtok_r(NULL, " \t", &tsave))
+			col[i++] = tok;
+		if (i != ncols || tok)
+			goto bad_row;
+		if (strlen(col[at[C_NAME]]) >= sizeof(s[n].name))
+			goto bad_row;
+		strcpy(s[n].name, col[at[C_NAME]]);
+		if (col[at[C_ERRNO]][0] != 'E' ||
+		    (at[C_FILE] >= 0 && strncmp(col[at[C_FILE]], "kernel/futex/", 13)))
+			goto bad_row;
+		s[n].enabled = strtol(col[at[C_ENABLED]], &end, 10);
+		if (*end || (s[n].enabled != 0 && s[n].enabled != 1))
+			goto bad_row;
+		s[n].hits = strtol(col[at[C_HITS]], &end, 10);
+		if (*end || s[n].hits < 0)
+			goto bad_row;
+		s[n].injected = strtol(col[at[C_INJECTED]], &end, 10);
+		if (*end || s[n].injected < 0)
+			goto bad_row;
 		n++;
 	}
 	return n;
+
+bad_row:
+	snprintf(bad, badsize, "line %d: %s", n + 2, line);
+	return -EINVAL;
 }
 
 /* What a key file or "all" reads: 0 or more, or -errno */

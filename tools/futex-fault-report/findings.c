@@ -17,7 +17,7 @@
 
 #include <jansson.h>
 
-#include "ffr.h"
+#include "report.h"
 #include "findings.h"
 #include "util.h"
 
@@ -25,35 +25,23 @@
 #define MAX_RUN_REPORTS		64
 #define TAIL_LINES		20
 
-/* what starts a report; single: the report is that line (and its trailer) */
-#define REPORT_STARTS							\
-	RS("(^|[^A-Za-z])WARNING:", false)				\
-	RS("(^|[^A-Za-z])BUG:", false)					\
-	RS("kernel BUG at ", false)					\
-	RS("^[A-Za-z][A-Za-z0-9 _-]*: [0-9a-f]{4} \\[#[0-9]+\\]", false)	\
-	RS("(^|[^A-Za-z])Oops[: ]", false)				\
-	RS("general protection fault", false)				\
-	RS("Kernel panic", true)					\
-	RS("possible recursive locking|possible circular locking", false) \
-	RS("inconsistent lock state", false)				\
-	RS("sleeping function called from invalid context", false)	\
-	RS("INFO: task .* blocked for more than", false)		\
-	RS("soft lockup|hard LOCKUP", false)				\
-	RS("rcu: INFO: .*stall|self-detected stall", false)		\
-	RS("kmemleak: [0-9]+ new suspected memory leak", true)		\
-	RS("^unreferenced object 0x", false)				\
-	RS("ODEBUG:", false)						\
-	RS("list_(add|del) corruption|list corruption", false)		\
-	RS("UBSAN:|KASAN:", false)
-
+/*
+ * What starts a report: scripts/kernel-reports.txt, the classifier the
+ * scripts use too, embedded at build time (kernel-reports.h, made by
+ * scripts/kernel-report --c-header).  The first pattern that matches names
+ * the line; single: the report is that line (and its trailer).
+ */
 struct report_start {
-	const char	*re;
+	const char	*kind;
 	bool		single;
+	const char	*re;
 };
 
-#define RS(re, single)	{ re, single },
-static const struct report_start report_starts[] = { REPORT_STARTS };
-#undef RS
+#define KR(kind, single, re)	{ kind, single, re },
+static const struct report_start report_starts[] = {
+#include "kernel-reports.h"
+};
+#undef KR
 
 static regex_t start_re[ARRAY_SIZE(report_starts)];
 static bool start_re_done;
@@ -66,7 +54,8 @@ static int compile_starts(void)
 		return 0;
 	for (i = 0; i < ARRAY_SIZE(report_starts); i++)
 		if (regcomp(&start_re[i], report_starts[i].re, REG_EXTENDED | REG_NOSUB))
-			return ffr_error("findings.c", "bad pattern '%s'", report_starts[i].re);
+			return ffr_error("scripts/kernel-reports.txt", "kind %s: bad pattern '%s'",
+					 report_starts[i].kind, report_starts[i].re);
 	start_re_done = true;
 	return 0;
 }
