@@ -7,6 +7,9 @@
 #                 campaign into results/<date-time>/ (results/latest links to
 #                 it), write its report/index.html there
 #   make check    the tests (kernel build, guest tests, tools)
+#   make series-matrix  build every patch of the kernel series in every
+#                 configuration (make check builds every patch in two, and
+#                 the last one in all)
 #   make check-robust  the long robustness suites (debug-kernel campaign,
 #                 fuzzing, debugfs and stress, campaign faults)
 #
@@ -14,7 +17,7 @@
 
 FF	:= scripts/ff
 
-.PHONY: all deps kernel check check-robust report series clean help bench
+.PHONY: all deps kernel check check-robust report series series-matrix clean help bench
 
 all: kernel
 
@@ -40,6 +43,9 @@ report: kernel
 
 series: kernel
 	$(FF) series
+
+series-matrix: kernel
+	$(FF) series --matrix
 
 bench: kernel
 	BENCH_COMMAND="make bench" scripts/bench
