@@ -47,6 +47,8 @@ echo "$prob" > $dbg/fail_futex/probability
 echo "$interval" > $dbg/fail_futex/interval
 echo "$times" > $dbg/fail_futex/times
 echo 0 > $dbg/fail_futex/verbose
+# some sites start enabled (the former fail_futex points): only ours run
+echo 0 > $keys/all
 for s in $sites; do
 	echo 1 > $keys/$s
 done
