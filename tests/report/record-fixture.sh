@@ -92,6 +92,15 @@ for s in $SITES; do
 	record "$s" "$s"
 done
 
+# campaign.json names the trees relative to the checkout; a tree outside it
+# (FF_TREE=/elsewhere) would name a path of this machine, which means nothing
+# where the fixture is used: there the sources come from sources.txt's blobs
+# in the checkout's own build/linux, so that is what it says.
+case $tree in
+"$repo"/*)	srctree=${tree#"$repo"/} ;;
+*)		srctree=build/linux ;;
+esac
+
 runs=\"baseline\"
 for s in $SITES; do
 	runs="$runs, \"$s\""
@@ -103,7 +112,7 @@ cat > "$tmp/campaign.json" <<EOF
   "kernel": {
     "version": "$(make -s -C "$tree" kernelversion 2>/dev/null || echo unknown)",
     "objtree": "${obj#"$repo"/}",
-    "srctree": "${tree#"$repo"/}",
+    "srctree": "$srctree",
     "gcov_dir": "kernel/futex",
     "compiler": "$(gcc --version | head -1)"
   },
@@ -123,8 +132,8 @@ rm -rf "$out"
 mv "$tmp" "$out"
 tar -C "$(dirname "$out")" --owner=0 --group=0 --sort=name -cJf "$out.tar.xz" "$(basename "$out")"
 rm -rf "$out"
-if xz -dc "$out.tar.xz" | grep -aqF "$repo"; then
-	echo "record-fixture: error: $out.tar.xz names this checkout ($repo)" >&2
+if xz -dc "$out.tar.xz" | grep -aqF -e "$repo" -e "$tree"; then
+	echo "record-fixture: error: $out.tar.xz names this checkout ($repo) or tree ($tree)" >&2
 	exit 1
 fi
 echo "record-fixture: $out.tar.xz ($(du -h "$out.tar.xz" | cut -f1))"
