@@ -2,12 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # End-to-end tests of futex-fault-report and plugin_futex_fault.so on the
-# fixture recorded from our kernel (record-fixture.sh): the report's
-# numbers against the kernel's counters and gcov, bad input, the plugin in
-# trace-cmd report, and the pages in headless Chromium.
+# fixtures recorded from our kernel (record-fixture.sh): fixture.tar.xz from
+# the kernel's interface v2, which every test runs on: the report's numbers
+# against the kernel's counters and gcov, the site locator, bad input, the
+# plugin in trace-cmd report, and the pages in headless Chromium; and
+# fixture-v1.tar.xz, recorded from interface v1 with its sources inside
+# (fixture/src), so that reading v1 results stays tested.
 #
 # usage: run-tests.sh TOOLDIR
-#   FF_TREE     work tree holding the fixture's source blobs (default build/linux)
+#   FF_TREE     work tree holding fixture.tar.xz's source blobs (default build/linux)
 #   CHROMIUM    browser (default /usr/bin/chromium); SKIP_BROWSER=1 skips it
 
 set -u
@@ -48,18 +51,6 @@ fi
 report()
 {
 	"$ffr" --srctree "$src" "$@"
-}
-
-# v2_tables DIR: its site tables as v2 writes them: no file, line, function;
-# call_site last (the last hit's, "-" before the first)
-v2_tables()
-{
-	local f
-	for f in "$1"/runs/*/sites.txt; do
-		awk 'NR == 1 { print "# name errno enabled hits injected call_site"; next }
-		     { print $1, $5, $6, $7, $8, ($7 > 0 ? $4 "+0x5c/0x180" : "-") }' "$f" > "$f.v2" &&
-			mv "$f.v2" "$f"
-	done
 }
 
 # ------------------------------------------------------------ the report
@@ -247,7 +238,7 @@ fresh
 sed -i '/^wait_get_value /d' "$bad"/runs/*/sites.txt
 mv "$bad/runs/wait_get_value/trace.dat" "$bad/runs/baseline/trace-2.dat"
 rm -rf "$bad/runs/wait_get_value"
-sed -i 's/, "wait_get_value"//' "$bad/campaign.json"
+jq '.runs -= ["wait_get_value"]' "$fx/campaign.json" > "$bad/campaign.json"
 bad "trace names a site missing from sites.txt" "$bad/runs/baseline/trace-2.dat"
 
 fresh
@@ -259,7 +250,7 @@ echo '{ "layout_version": 1, ' > "$bad/runs/wait_get_key/run.json"
 bad "broken run.json" "$bad/runs/wait_get_key/run.json"
 
 fresh
-sed -i 's/^wait_get_key \(.*\) EFAULT /wait_get_key \1 EBOGUS /' "$bad/runs/baseline/sites.txt"
+sed -i 's/^wait_get_key EFAULT /wait_get_key EBOGUS /' "$bad/runs/baseline/sites.txt"
 bad "site table with an errno that is not one" "$bad/runs/baseline/sites.txt"
 grep -qF "site 'wait_get_key': errno 'EBOGUS' is not an errno name" "$work/bad-err" &&
 	ok "the message names the value EBOGUS" || not_ok "the message: $(head -c 300 "$work/bad-err")"
@@ -268,12 +259,18 @@ fresh
 sed -i '1s/.*/# name file errno enabled hits injected/' "$bad/runs/baseline/sites.txt"
 bad "site table header with file but no line and function" "$bad/runs/baseline/sites.txt"
 
-fresh
-v2_tables "$bad"
-sed -i 's/^get_key_gup /get_key_gup_renamed /' "$bad"/runs/*/sites.txt
-bad "v2 site table naming a site the sources lack" "$src"
-grep -qF "site 'get_key_gup_renamed' of the site table: no 'futex_fault(get_key_gup_renamed,'" "$work/bad-err" &&
-	ok "the message names the site" || not_ok "the message: $(head -c 300 "$work/bad-err")"
+# sources of another kernel, whose get_key_gup is marked by another name: the
+# error names the tree and the site
+rm -rf "$work/src-other"
+cp -r "$src" "$work/src-other"
+sed -i 's/futex_fault(get_key_gup,/futex_fault(get_key_gup_renamed,/' "$work/src-other"/kernel/futex/*.c
+rm -rf "$work/bad-out"
+"$ffr" -q --srctree "$work/src-other" -o "$work/bad-out" "$fx" 2>"$work/bad-err" &&
+	not_ok "sources lacking a site of the table: exit 0" ||
+	{ grep -qF "$work/src-other: site 'get_key_gup' of the site table: no 'futex_fault(get_key_gup,'" "$work/bad-err" &&
+		[ ! -e "$work/bad-out" ] &&
+		ok "sources lacking a site of the table: the error names the tree and the site, no report" ||
+		not_ok "sources lacking a site of the table: $(head -c 300 "$work/bad-err")"; }
 
 # sources in the results, one missing: the error names it
 fresh
@@ -425,7 +422,7 @@ cp "$tool/plugin_futex_fault.so" "$plugdir/"
 trace=$fx/runs/wait_get_value/trace.dat
 TRACEEVENT_PLUGIN_DIR=$plugdir trace-cmd report "$trace" > "$work/plain.txt" 2>"$work/plain.err"
 line=$(grep -m1 futex_fault_inject "$work/plain.txt")
-if echo "$line" | grep -qE "site=wait_get_value err=EFAULT op=FUTEX_WAIT_PRIVATE uaddr=0x[0-9a-f]+ caller=futex_wait_setup\+0x[0-9a-f]+$"; then
+if echo "$line" | grep -qE "site=wait_get_value err=EFAULT uaddr=0x[0-9a-f]+ call_site=futex_wait_setup\+0x[0-9a-f]+$"; then
 	ok "plugin: $(echo "$line" | sed 's/.*futex_fault_inject: *//')"
 else
 	not_ok "plugin output: $line"
@@ -465,35 +462,133 @@ n_report=$(python3 -c 'import json,sys; print([s for s in json.load(open(sys.arg
 [ "$n_events" = "$n_report" ] && ok "trace-cmd report shows $n_events events, report.json fired $n_report" ||
 	not_ok "trace-cmd report shows $n_events events, report.json fired $n_report"
 
-# ------------------------------------------------------------ kernel interface v2
+# ------------------------------------------------------------ the site locator
 
-# the decoder and the plugin on v2's futex_fault_inject, the site locator on
-# the fixture's sources (test_kernel_v2.c)
-if "$here/test_kernel_v2" "$src" "$fx" > "$work/v2.tap" 2>&1; then
+# v2's site table has no file, line and function: the reporter finds each
+# site's futex_fault(<name>, marker in the sources and its function in gcov.
+# Every site of the table is found on a line holding its marker; each site
+# that ran is on a line its own run's gcov data counts as executed, in the
+# function the kernel's call_site column names, or in one inlined into it
+# (exit_robust_list into futex_cleanup: gcov knows the source's function,
+# kallsyms only the one it was compiled into, and the trace's kallsyms
+# lacks the inlined one).
+check_locator='
+import json, os, re, subprocess, sys, tempfile, shutil
+rep, fx, src = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+base = [l.split()[0] for l in open(fx + "/runs/baseline/sites.txt") if not l.startswith("#")]
+sites = {s["name"]: s for s in rep["sites"]}
+bad = []
+def executed(run, f, line):
+    tmp = tempfile.mkdtemp()
+    b = os.path.basename(f)[:-2]
+    shutil.copy(fx + "/gcno/" + b + ".gcno", tmp)
+    shutil.copy(fx + "/runs/" + run + "/gcov/" + b + ".gcda", tmp)
+    out = subprocess.run(["gcov", "-t", "-j", "-o", ".", b + ".c"], cwd=tmp,
+                         capture_output=True, text=True, check=True).stdout
+    shutil.rmtree(tmp)
+    for g in json.loads(out.splitlines()[0])["files"]:
+        if os.path.basename(g["file"]) == b + ".c":
+            return any(l["line_number"] == line and l["count"] > 0 for l in g["lines"])
+    return False
+ran, inlined = 0, []
+for name in base:
+    s = sites.get(name)
+    if not s or not s.get("line_from_source") or s["line"] <= 0:
+        bad.append("%s: not located" % name)
+        continue
+    text = open(os.path.join(src, s["file"])).read().splitlines()[s["line"] - 1]
+    if "futex_fault(%s," % name not in text:
+        bad.append("%s: %s:%d is not its marker" % (name, s["file"], s["line"]))
+    if not s["run"]:
+        continue
+    cs = [l.split() for l in open(fx + "/runs/" + s["run"] + "/sites.txt") if l.startswith(name + " ")][0][-1]
+    if cs == "-":
+        continue
+    ran += 1
+    fn = re.sub(r"\+.*", "", cs)
+    if s["function"] != fn:
+        syms = subprocess.run(["trace-cmd", "report", "-f", fx + "/runs/" + s["run"] + "/trace.dat"],
+                              capture_output=True, text=True).stdout.split()
+        if fn not in syms or s["function"] in syms:
+            bad.append("%s: function %s, call_site %s" % (name, s["function"], cs))
+        else:
+            inlined.append("%s in %s" % (s["function"], fn))
+    if not executed(s["run"], s["file"], s["line"]):
+        bad.append("%s: %s:%d not executed in run %s" % (name, s["file"], s["line"], s["run"]))
+if bad or ran == 0:
+    print("; ".join(bad)[:500] or "no site ran")
+    sys.exit(1)
+print("%d sites on their markers; the %d that ran on a line gcov ran, in call_site'"'"'s function (inlined: %s)" %
+      (len(base), ran, ", ".join(inlined) or "none"))
+'
+if msg=$(python3 -c "$check_locator" "$work/report/report.json" "$fx" "$src" 2>&1); then
+	ok "locator: $msg"
+else
+	not_ok "locator: $msg"
+fi
+
+# ------------------------------------------------------------ interface v2 in C
+
+# the decoder and the plugin on the recorded v2 traces, the site locator's
+# edge cases on copies of the fixture's sources (test_kernel_v2.c); the v1
+# fixture's traces say which op each site's workload call was
+rm -rf "$work/v1"
+mkdir -p "$work/v1"
+tar -C "$work/v1" -xJf "$here/fixture-v1.tar.xz" || { echo "Bail out! cannot unpack the v1 fixture"; exit 1; }
+fx1=$work/v1/fixture
+if "$here/test_kernel_v2" "$src" "$fx" "$fx1" > "$work/v2.tap" 2>&1; then
 	ok "interface v2: $(grep -c '^ok' "$work/v2.tap") checks of the decoder, the plugin and the site locator"
 else
 	not_ok "interface v2: $(grep -m3 '^not ok' "$work/v2.tap" | tr '\n' ' ')"
 fi
 sed -e 's/^/# v2: /' "$work/v2.tap"
 
-# the fixture with v2 site tables: each site's file, line and function come
-# from the sources and gcov, and the report is the v1 report but for
-# line_from_source
-rm -rf "$work/fx-v2"
-cp -r "$fx" "$work/fx-v2"
-v2_tables "$work/fx-v2"
-if report -q -o "$work/report-v2" "$work/fx-v2" 2>"$work/v2-err"; then
-	v2_norm='del(.results, .kernel.gcno_dir) | .sites[] |= del(.line_from_source)'
-	jq -S "$v2_norm" "$work/report/report.json" > "$work/v1.norm"
-	jq -S "$v2_norm" "$work/report-v2/report.json" > "$work/v2.norm"
-	if cmp -s "$work/v1.norm" "$work/v2.norm" &&
-	   [ "$(jq '[.sites[] | select(.line_from_source | not)] | length' "$work/report-v2/report.json")" = 0 ]; then
-		ok "v2 site tables: the same report as v1's, every site's file, line and function from the sources ($(jq '.sites | length' "$work/report-v2/report.json") sites)"
-	else
-		not_ok "v2 site tables: the report differs from v1's: $(diff "$work/v1.norm" "$work/v2.norm" | head -c 300)"
-	fi
+# ------------------------------------------------------------ interface v1
+
+# fixture-v1.tar.xz, recorded from the kernel's interface v1 (the site table
+# names file, line and function; futex_fault_inject has name, op and
+# caller), holds its sources in fixture/src: no kernel tree is needed
+if "$ffr" -q -o "$work/report-v1" "$fx1" 2>"$work/v1-err" &&
+   [ "$(jq -r .kernel.srctree "$work/report-v1/report.json")" = "$fx1/src" ]; then
+	ok "v1: report on the v1 fixture, from its own sources"
 else
-	not_ok "report on v2 site tables: $(head -c 300 "$work/v2-err")"
+	not_ok "v1: report on the v1 fixture: $(head -c 300 "$work/v1-err")"
+fi
+python3 "$here/check_report.py" json "$work/report-v1" "$fx1" "$fx1/gcno" "$fx1/src" > "$work/tap" 2>&1
+sed -e 's/^\(not \)\{0,1\}ok [0-9]* - /&v1 json: /' "$work/tap" | while read -r l; do echo "# $l"; done
+grep -q "^not ok" "$work/tap" && not_ok "v1: report.json checks (see above)" ||
+	ok "v1: report.json: $(grep -c '^ok' "$work/tap") checks against the site tables, gcov and lcov"
+# v1's table says 0 for the line of a site that has not run: only those
+# lines are looked up in the sources
+check_v1_table='
+import glob, json, sys
+rep = json.load(open(sys.argv[1]))
+t = {}
+for p in sorted(glob.glob(sys.argv[2] + "/runs/*/sites.txt")):
+    for l in open(p):
+        c = l.split()
+        if c and not c[0].startswith("#") and (c[0] not in t or int(c[2])):
+            t[c[0]] = c
+bad = [s["name"] for s in rep["sites"]
+       if [s["file"], s["function"]] != [t[s["name"]][1], t[s["name"]][3]] or
+          (s["line_from_source"] != (t[s["name"]][2] == "0")) or
+          (not s["line_from_source"] and s["line"] != int(t[s["name"]][2]))]
+print("%d sites, %d lines from the table, %d from the sources%s" % (len(rep["sites"]),
+      sum(not s["line_from_source"] for s in rep["sites"]),
+      sum(s["line_from_source"] for s in rep["sites"]), (": differ: " + " ".join(bad)) if bad else ""))
+sys.exit(1 if bad else 0)
+'
+if msg=$(python3 -c "$check_v1_table" "$work/report-v1/report.json" "$fx1" 2>&1); then
+	ok "v1: file and function from the kernel's table, its line where it gives one: $msg"
+else
+	not_ok "v1: sites and the kernel's table: $msg"
+fi
+line=$(TRACEEVENT_PLUGIN_DIR=$plugdir trace-cmd report "$fx1/runs/wait_get_value/trace.dat" 2>/dev/null |
+	grep -m1 futex_fault_inject)
+if echo "$line" | grep -qE "site=wait_get_value err=EFAULT op=FUTEX_WAIT_PRIVATE uaddr=0x[0-9a-f]+ caller=futex_wait_setup\+0x[0-9a-f]+$"; then
+	ok "v1: plugin: $(echo "$line" | sed 's/.*futex_fault_inject: *//')"
+else
+	not_ok "v1: plugin output: $line"
 fi
 
 # ------------------------------------------------------------ the pages in a browser

@@ -1,22 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The reporter and the plugin against the kernel's interface v2:
+ * The reporter and the plugin against the kernel's interface v2, on the
+ * fixture recorded from it (record-fixture.sh):
  *
  * - futex_fault_inject names the site's address call_site (v1: caller),
  *   has no name and no op field (names come from the __print_symbolic() of
  *   site in its print fmt, the op from raw_syscalls:sys_enter) and has a
- *   shared field.  Its format below is the v2 event as the kernel writes it
- *   to events/futex_fault/futex_fault_inject/format; sys_enter and sys_exit
- *   are 6.1's, as in the fixture's traces.  Records built on these formats
- *   go through the reporter's decoder and the plugin's print handler.
+ *   shared field.  Each run's trace goes through the reporter's decoder:
+ *   what it counts is checked against the kernel's site table of the run
+ *   (injected, call_site) and, for the op, against the same workload's
+ *   trace recorded from interface v1, whose event carries the op.  Each
+ *   event goes through the plugin's print handler, checked against what
+ *   the kernel's own print fmt says.
  *
  * - the site table has no file, line and function columns: the reporter
- *   finds each site's marker in the sources.  Given a source tree (the
- *   fixture's kernel/futex sources, extracted by run-tests.sh) and the
- *   fixture's baseline site table, every site is located there and
- *   compared with the kernel's own v1 table.
+ *   finds each site's marker in the sources.  Its edge cases (a twin site,
+ *   a second marker, too many, none) run on copies of the fixture's
+ *   sources; run-tests.sh checks the located sites against call_site and
+ *   gcov.
  *
- * usage: test_kernel_v2 [SRCTREE FIXTURE]
+ * usage: test_kernel_v2 SRCTREE FIXTURE FIXTURE_V1
+ *   SRCTREE     the v2 fixture's sources (run-tests.sh extracts them)
  * TAP output; exit status 1 if any test failed.
  */
 #include <glob.h>
@@ -31,255 +35,243 @@
 #include "report.h"
 #include "trace.h"
 #include "util.h"
-#include "x86_syscalls.h"
 
 #include "tap.h"
 
 /* the plugin's handler and setup, static in the plugin */
 #include "plugin_futex_fault.c"
 
-#define COMMON_FIELDS								\
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"	\
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"	\
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-
-#define ID_INJECT	364
-#define ID_EXIT		302
-#define ID_ENTER	303
-
-static const char inject_v2[] =
-	"name: futex_fault_inject\nID: 364\nformat:\n" COMMON_FIELDS
-	"\tfield:unsigned int site;\toffset:8;\tsize:4;\tsigned:0;\n"
-	"\tfield:int err;\toffset:12;\tsize:4;\tsigned:1;\n"
-	"\tfield:unsigned long uaddr;\toffset:16;\tsize:8;\tsigned:0;\n"
-	"\tfield:bool shared;\toffset:24;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned long call_site;\toffset:32;\tsize:8;\tsigned:0;\n\n"
-	"print fmt: \"site=%s err=%s uaddr=0x%lx shared=%d call_site=%pS\", "
-	"__print_symbolic(REC->site, { 0, \"get_key_access\" }, { 1, \"wait_get_value\" }, "
-	"{ 2, \"wait_get_value_eagain\" }), "
-	"__print_symbolic(REC->err, { 14, \"EFAULT\" }, { 11, \"EAGAIN\" }), "
-	"REC->uaddr, REC->shared, (void *)REC->call_site\n";
-
-/* the same with neither call_site nor caller */
-static const char inject_no_caller[] =
-	"name: futex_fault_inject\nID: 364\nformat:\n" COMMON_FIELDS
-	"\tfield:unsigned int site;\toffset:8;\tsize:4;\tsigned:0;\n"
-	"\tfield:int err;\toffset:12;\tsize:4;\tsigned:1;\n"
-	"\tfield:unsigned long uaddr;\toffset:16;\tsize:8;\tsigned:0;\n\n"
-	"print fmt: \"site=%s err=%d\", "
-	"__print_symbolic(REC->site, { 0, \"get_key_access\" }, { 1, \"wait_get_value\" }), "
-	"REC->err\n";
-
-static const char sys_enter[] =
-	"name: sys_enter\nID: 303\nformat:\n" COMMON_FIELDS
-	"\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield:unsigned long args[6];\toffset:16;\tsize:48;\tsigned:0;\n\n"
-	"print fmt: \"NR %ld (%lx, %lx, %lx, %lx, %lx, %lx)\", REC->id, REC->args[0], "
-	"REC->args[1], REC->args[2], REC->args[3], REC->args[4], REC->args[5]\n";
-
-static const char sys_exit[] =
-	"name: sys_exit\nID: 302\nformat:\n" COMMON_FIELDS
-	"\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n\n"
-	"print fmt: \"NR %ld = %ld\", REC->id, REC->ret\n";
-
-#define PID		42
-#define FUNC_ADDR	0xffffffff81100000ull
-#define CALL_SITE	(FUNC_ADDR + 0x5c)
-#define UADDR		0x7ffd1000ull
-
-static struct tep_handle *new_tep(const char *inject)
+/* the runs of a fixture but the baseline, NULL-terminated */
+static char **fixture_runs(const char *fixture, glob_t *g)
 {
-	struct tep_handle *tep = tep_alloc();
+	char *pat = xasprintf("%s/runs/*/sites.txt", fixture);
+	size_t i, n = 0;
 
-	if (!tep)
+	if (glob(pat, 0, NULL, g))
 		abort();
-	tep_set_long_size(tep, 8);
-	tep_set_file_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	if (tep_parse_event(tep, inject, strlen(inject), "futex_fault") ||
-	    tep_parse_event(tep, sys_enter, sizeof(sys_enter) - 1, "raw_syscalls") ||
-	    tep_parse_event(tep, sys_exit, sizeof(sys_exit) - 1, "raw_syscalls"))
-		abort();
-	tep_register_comm(tep, "ffdrive", PID);
-	tep_register_function(tep, "futex_wait_setup", FUNC_ADDR, NULL);
-	tep_register_function(tep, "futex_wait", FUNC_ADDR + 0x200, NULL);
-	return tep;
+	free(pat);
+	for (i = 0; i < g->gl_pathc; i++) {
+		char *d = g->gl_pathv[i];
+
+		*strrchr(d, '/') = '\0';
+		if (strcmp(strrchr(d, '/') + 1, "baseline"))
+			g->gl_pathv[n++] = d;
+	}
+	g->gl_pathv[n] = NULL;
+	return g->gl_pathv;
 }
 
-static void put(unsigned char *rec, unsigned int off, unsigned long long v, unsigned int size)
+/* the column col (0: name) of site's row in a run's site table, or NULL */
+static char *table_cell(const char *run_dir, const char *site, int col)
 {
-	memcpy(rec + off, &v, size);	/* host byte order, as the tep says */
+	char *path = xasprintf("%s/sites.txt", run_dir), *text = read_file(path, NULL);
+	char *line, *save, *tok, *save2, *cell = NULL;
+	int i;
+
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line && !cell;
+	     line = strtok_r(NULL, "\n", &save)) {
+		tok = strtok_r(line, " ", &save2);
+		if (!tok || strcmp(tok, site))
+			continue;
+		for (i = 0; tok && i < col; i++)
+			tok = strtok_r(NULL, " ", &save2);
+		cell = tok ? xstrdup(tok) : NULL;
+	}
+	free(text);
+	free(path);
+	return cell;
 }
 
-static unsigned int rec_enter(unsigned char *rec, long nr, unsigned long op)
+/*
+ * Decode the run's trace as the reporter does, with the sites of the
+ * fixture's baseline table; the run's site is in *site.  0 on success.
+ */
+static int decode_run(const char *run_dir, struct report *r, struct decoder *t,
+		      struct trace_site **site)
 {
-	memset(rec, 0, 64);
-	put(rec, 0, ID_ENTER, 2);
-	put(rec, 4, PID, 4);
-	put(rec, 8, nr, 8);
-	put(rec, 16 + 8, op, 8);
-	return 64;
-}
-
-static unsigned int rec_exit(unsigned char *rec, long nr, long ret)
-{
-	memset(rec, 0, 24);
-	put(rec, 0, ID_EXIT, 2);
-	put(rec, 4, PID, 4);
-	put(rec, 8, nr, 8);
-	put(rec, 16, ret, 8);
-	return 24;
-}
-
-static unsigned int rec_inject(unsigned char *rec, unsigned int site, int err)
-{
-	memset(rec, 0, 40);
-	put(rec, 0, ID_INJECT, 2);
-	put(rec, 4, PID, 4);
-	put(rec, 8, site, 4);
-	put(rec, 12, err, 4);
-	put(rec, 16, UADDR, 8);
-	put(rec, 24, 1, 1);
-	put(rec, 32, CALL_SITE, 8);
-	return 40;
-}
-
-static const char *const site_names[] = {
-	"get_key_access", "wait_get_value", "wait_get_value_eagain",
-};
-
-static void fake_report(struct report *r)
-{
-	size_t i;
-
-	memset(r, 0, sizeof(*r));
-	r->nsites = ARRAY_SIZE(site_names);
-	r->sites = xcalloc(r->nsites, sizeof(*r->sites));
-	for (i = 0; i < r->nsites; i++)
-		r->sites[i].name = (char *)site_names[i];
-}
-
-static void test_decoder(void)
-{
-	struct decoder t = { .path = "v2.dat" };
-	struct tep_handle *tep = new_tep(inject_v2);
-	struct trace_site *ps;
-	unsigned char rec[64];
-	struct strbuf msg;
-	struct report r;
+	const char *name = strrchr(run_dir, '/') + 1;
+	char *base = xasprintf("%s/../baseline/sites.txt", run_dir);
+	struct site *s;
 	int ret;
 
-	fake_report(&r);
-	t.r = &r;
-	t.tep = tep;
-	t.ps = xcalloc(r.nsites, sizeof(*t.ps));
-	sb_init(&msg);
-	ffr_msg_capture(&msg);
-	ret = decoder_setup(&t);
-	CHECK(ret == 0, "v2 futex_fault_inject (call_site, no name, no op): decoder set up%s%s",
-	      msg.len ? ": " : "", msg.len ? msg.buf : "");
-	if (ret) {
-		ffr_msg_capture(NULL);
-		return;
-	}
-	CHECK(!t.has_op && !t.has_name, "v2: the op comes from sys_enter, names from the print fmt");
-	decoder_start(&t);
-	/* futex(FUTEX_WAIT_PRIVATE) faulted by wait_get_value, returns -EFAULT */
-	decode_record(&t, rec, rec_enter(rec, X86_64_NR_FUTEX, 128), 0);
-	decode_record(&t, rec, rec_inject(rec, 1, 14), 0);
-	decode_record(&t, rec, rec_exit(rec, X86_64_NR_FUTEX, -14), 0);
-	/* the twin site injecting -EAGAIN, then the call succeeds */
-	decode_record(&t, rec, rec_enter(rec, X86_64_NR_FUTEX, 128), 0);
-	decode_record(&t, rec, rec_inject(rec, 2, 11), 0);
-	decode_record(&t, rec, rec_exit(rec, X86_64_NR_FUTEX, 0), 0);
-	decoder_end(&t);
-	ret = decoder_check(&t, 0);
-	CHECK(ret == 0, "v2 records decoded without error%s%s", msg.len ? ": " : "",
-	      msg.len ? msg.buf : "");
-	decoder_name_tasks(&t);
-	ps = &t.ps[1];
-	CHECK(t.records == 6 && t.injects == 2, "6 records, 2 injections (%llu, %llu)", t.records,
-	      t.injects);
-	CHECK(ps->counts.fired == 1 && ps->counts.oc[OC_ERROR] == 1 && ps->counts.nerrors == 1 &&
-	      ps->counts.errors[0].key == 14, "wait_get_value (site value 1): fired once, error EFAULT");
-	CHECK(ps->counts.nops == 1 && ps->counts.ops[0].key == 128,
-	      "its op FUTEX_WAIT_PRIVATE (128) comes from sys_enter's args[1] (%ld)",
-	      ps->counts.nops ? ps->counts.ops[0].key : -1);
-	CHECK(ps->counts.caller == CALL_SITE && ps->counts.caller_sym &&
-	      !strcmp(ps->counts.caller_sym, "futex_wait_setup+0x5c"),
-	      "its caller is read from call_site: %s",
-	      ps->counts.caller_sym ? ps->counts.caller_sym : "(none)");
-	CHECK(ps->tasks && !strcmp(ps->tasks[0].comm, "ffdrive") && ps->tasks[0].pid == PID,
-	      "its task is named from the trace's comms");
-	ps = &t.ps[2];
-	CHECK(ps->counts.fired == 1 && ps->counts.oc[OC_RECOVERED] == 1,
-	      "wait_get_value_eagain (site value 2): fired once, recovered");
-	CHECK(t.ps[0].counts.fired == 0, "get_key_access did not fire");
-	decoder_free(&t);
-	ffr_msg_capture(NULL);
-	sb_free(&msg);
-	tep_free(tep);
-
-	/* neither call_site nor caller: a clear error naming the trace */
-	memset(&t, 0, sizeof(t));
-	t.path = "nocaller.dat";
-	t.r = &r;
-	t.tep = tep = new_tep(inject_no_caller);
-	sb_init(&msg);
-	ffr_msg_capture(&msg);
-	ret = decoder_setup(&t);
-	ffr_msg_capture(NULL);
-	CHECK(ret < 0 && msg.buf && strstr(msg.buf, "nocaller.dat: event futex_fault:futex_fault_inject has neither a 'call_site' nor a 'caller' field"),
-	      "no call_site nor caller field: %s", msg.buf ? msg.buf : "(no message)");
-	decoder_free(&t);
-	sb_free(&msg);
-	tep_free(tep);
+	memset(r, 0, sizeof(*r));
+	memset(t, 0, sizeof(*t));
+	if (sites_load(r, base))
+		abort();
+	free(base);
+	s = site_find(r, name);
+	if (!s)
+		abort();
+	t->r = r;
+	t->path = xasprintf("%s/trace.dat", run_dir);
+	t->ps = xcalloc(r->nsites, sizeof(*t->ps));
+	ret = trace_read(t);
+	*site = &t->ps[s - r->sites];
+	return ret;
 }
 
-static void test_plugin(void)
+/* the same keys; the counts are the recordings', which differ */
+static bool same_keys(const struct kv *a, size_t na, const struct kv *b, size_t nb)
 {
-	struct tep_handle *tep = new_tep(inject_v2);
-	struct tep_event *event = tep_find_event(tep, ID_INJECT);
-	struct tep_record rec = { 0 };
-	unsigned char data[64];
-	struct trace_seq s;
+	size_t i, j;
 
-	rec.data = data;
-	rec.size = rec_inject(data, 2, 11);
-	trace_seq_init(&s);
-	futex_fault_handler(&s, &rec, event, NULL);
-	trace_seq_terminate(&s);
-	CHECK(!strcmp(s.buffer, "site=wait_get_value_eagain err=EAGAIN uaddr=0x7ffd1000 call_site=futex_wait_setup+0x5c"),
-	      "plugin prints the v2 event: %s", s.buffer);
-	trace_seq_destroy(&s);
-	symtab_free(&ev.sites);
-	memset(&ev, 0, sizeof(ev));
-	tep_free(tep);
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++) {
+		for (j = 0; j < nb && b[j].key != a[i].key; j++)
+			;
+		if (j == nb)
+			return false;
+	}
+	return true;
+}
+
+static void test_decoder(const char *fixture, const char *fixture_v1)
+{
+	struct trace_site *ps, *ps1;
+	struct decoder t, t1;
+	struct report r, r1;
+	struct strbuf msg;
+	char **run, *cell, *v1_dir;
+	glob_t g;
+	int ret;
+
+	sb_init(&msg);
+	ffr_msg_capture(&msg);
+	for (run = fixture_runs(fixture, &g); *run; run++) {
+		const char *name = strrchr(*run, '/') + 1;
+
+		ret = decode_run(*run, &r, &t, &ps);
+		CHECK(ret == 0 && !t.has_op && !t.has_name,
+		      "%s: v2 trace decoded, no op nor name field in the event%s%.300s", name,
+		      msg.len ? ": " : "", msg.len ? msg.buf : "");
+		cell = table_cell(*run, name, 4);	/* injected */
+		CHECK(cell && ps->counts.fired == strtoull(cell, NULL, 10) && ps->counts.fired > 0,
+		      "%s: fired %llu = the kernel's injected count %s", name, ps->counts.fired,
+		      cell ? cell : "?");
+		free(cell);
+		/* call_site is "futex_wait_setup+0xdf/0x1d1": function+offset/size */
+		cell = table_cell(*run, name, 5);
+		if (cell && strchr(cell, '/'))
+			*strchr(cell, '/') = '\0';
+		CHECK(cell && ps->counts.caller_sym && !strcmp(ps->counts.caller_sym, cell),
+		      "%s: caller from the event's call_site %s = the table's call_site %s", name,
+		      ps->counts.caller_sym ? ps->counts.caller_sym : "(none)", cell ? cell : "?");
+		free(cell);
+		CHECK(ps->tasks && !strcmp(ps->tasks[0].comm, "ffdrive"),
+		      "%s: its task is named from the trace's comms (%s)", name,
+		      ps->tasks ? ps->tasks[0].comm : "none");
+
+		/* the same workload recorded from v1, whose event has the op */
+		v1_dir = xasprintf("%s/runs/%s", fixture_v1, name);
+		ret = decode_run(v1_dir, &r1, &t1, &ps1);
+		CHECK(ret == 0 && t1.has_op && ps1->counts.nops > 0 &&
+		      same_keys(ps->counts.ops, ps->counts.nops, ps1->counts.ops, ps1->counts.nops),
+		      "%s: the ops from sys_enter (%zu, first %ld x%llu) are v1's (%zu, first %ld x%llu)",
+		      name, ps->counts.nops, ps->counts.nops ? ps->counts.ops[0].key : -1,
+		      ps->counts.nops ? ps->counts.ops[0].count : 0, ps1->counts.nops,
+		      ps1->counts.nops ? ps1->counts.ops[0].key : -1,
+		      ps1->counts.nops ? ps1->counts.ops[0].count : 0);
+		free(v1_dir);
+		free((char *)t.path);
+		free((char *)t1.path);
+		/* the report structures of the reporter are freed at exit */
+	}
+	globfree(&g);
+	ffr_msg_capture(NULL);
+	sb_free(&msg);
+}
+
+/* the kernel's print fmt output without its " shared=N", which the plugin leaves out (README) */
+static char *without_shared(const char *kern)
+{
+	const char *p = strstr(kern, " shared=");
+
+	if (!p)
+		return xstrdup(kern);
+	return xasprintf("%.*s%s", (int)(p - kern), kern, p + strcspn(p + 1, " ") + 1);
+}
+
+/* what the plugin printed for the events of the traces */
+struct plugin_check {
+	struct tep_event	*event;
+	size_t			events, differ;
+	char			*first;		/* the first difference, or the first line */
+};
+
+static int plugin_event(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
+{
+	struct plugin_check *c = data;
+	struct tep_handle *tep = c->event->tep;
+	struct trace_seq kern, plug;
+	char *want;
+
+	if (tep_data_type(tep, rec) != c->event->id)
+		return 0;
+	c->events++;
+	/* the trace is opened without plugins: this is the kernel's print fmt */
+	trace_seq_init(&kern);
+	tep_print_event(tep, &kern, rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&kern);
+	trace_seq_init(&plug);
+	futex_fault_handler(&plug, rec, c->event, NULL);
+	trace_seq_terminate(&plug);
+	want = without_shared(kern.buffer);
+	if (!strstr(kern.buffer, " shared=") || strcmp(plug.buffer, want)) {
+		if (!c->differ++) {
+			free(c->first);
+			c->first = xasprintf("'%s', the kernel's '%s'", plug.buffer, kern.buffer);
+		}
+	} else if (!c->first) {
+		c->first = xstrdup(plug.buffer);
+	}
+	free(want);
+	trace_seq_destroy(&kern);
+	trace_seq_destroy(&plug);
+	return 0;
+}
+
+static void test_plugin(const char *fixture)
+{
+	struct plugin_check c = { 0 };
+	char **run;
+	glob_t g;
+
+	for (run = fixture_runs(fixture, &g); *run; run++) {
+		char *path = xasprintf("%s/trace.dat", *run);
+		struct tracecmd_input *h = trace_open(path);
+		struct tep_handle *tep = h ? tracecmd_get_tep(h) : NULL;
+
+		c.event = tep ? tep_find_event_by_name(tep, "futex_fault", "futex_fault_inject") : NULL;
+		CHECK(c.event, "%s: futex_fault_inject in the trace", path);
+		if (c.event)
+			tracecmd_iterate_events(h, NULL, 0, plugin_event, &c);
+		symtab_free(&ev.sites);
+		memset(&ev, 0, sizeof(ev));
+		if (h)
+			tracecmd_close(h);
+		free(path);
+	}
+	CHECK(c.events > 0 && !c.differ,
+	      "plugin on %zu recorded v2 events: the kernel's print fmt but shared (%zu differ): %s",
+	      c.events, c.differ, c.first ? c.first : "");
+	free(c.first);
+	globfree(&g);
 }
 
 /* ------------------------------------------------------------ the site locator */
 
 static char *tmp;	/* scratch directory */
 
-/* the v1 table at path as a v2 table, plus extra sites */
-static char *v2_table(const char *path, const char *extra)
+/* the fixture's table at path, with extra sites appended */
+static char *table_with(const char *path, const char *extra)
 {
-	char *out = xasprintf("%s/sites-v2.txt", tmp), *text = read_file(path, NULL), *line, *save;
+	char *out = xasprintf("%s/sites-v2.txt", tmp), *text = read_file(path, NULL);
 	FILE *f = fopen(out, "w");
-	char name[64], file[128], fn[128], err[32];
-	int ln, en, hits, inj;
 
 	if (!text || !f)
 		abort();
-	fputs("# name errno enabled hits injected call_site\n", f);
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (line[0] != '#' &&
-		    sscanf(line, "%63s %127s %d %127s %31s %d %d %d", name, file, &ln, fn, err, &en,
-			   &hits, &inj) == 8)
-			fprintf(f, "%s %s %d %d %d %s\n", name, err, en, hits, inj,
-				hits ? "futex_wait_setup+0x5c/0x180" : "-");
+	fputs(text, f);
 	fputs(extra, f);
 	if (fclose(f))
 		abort();
@@ -374,57 +366,38 @@ static int locate_in(struct report *r, const char *srctree, const char *table,
 
 static void test_locate(const char *srctree, const char *fixture)
 {
-	struct report truth, r;
-	struct site *s, *t, *eagain;
+	struct site *s, *eagain;
 	struct strbuf msg;
 	char *path, *table, *dup, *line;
-	size_t i, bad_file = 0, bad_line = 0, bad_marker = 0;
+	size_t i, bad_marker = 0, bad_line = 0;
+	struct report r;
 	int ret, wgv_line;
-	glob_t g;
 
-	/* the kernel's own v1 tables: file and function, and the line of each site that ran */
-	new_report(&truth, srctree);
+	/* the fixture's baseline table, as the kernel wrote it */
 	path = xasprintf("%s/runs/baseline/sites.txt", fixture);
-	if (sites_load(&truth, path))
-		abort();
-	table = v2_table(path, "");
-	free(path);
-	path = xasprintf("%s/runs/*/sites.txt", fixture);
-	if (glob(path, 0, NULL, &g))
-		abort();
-	free(path);
-	for (i = 0; i < g.gl_pathc; i++)
-		if (!strstr(g.gl_pathv[i], "/baseline/") && sites_load(&truth, g.gl_pathv[i]))
-			abort();
-
+	table = table_with(path, "");
 	ret = locate_in(&r, srctree, table, &msg);
-	CHECK(ret == 0 && r.nsites == truth.nsites && r.nsites > 50,
-	      "v2 table of %zu sites located in the fixture's sources%s%.300s", r.nsites,
+	CHECK(ret == 0 && r.nsites > 50,
+	      "the v2 table's %zu sites located in the fixture's sources%s%.300s", r.nsites,
 	      ret ? ": " : "", ret && msg.buf ? msg.buf : "");
 	for (i = 0; !ret && i < r.nsites; i++) {
 		char *marker = xasprintf("futex_fault(%s,", r.sites[i].name);
 
 		s = &r.sites[i];
-		t = site_find(&truth, s->name);
-		bad_file += !t || !s->file || strcmp(s->file, t->file);
-		bad_line += !s->line_from_source || s->line <= 0 || (t && t->line && t->line != s->line);
+		bad_line += !s->file || !s->line_from_source || s->line <= 0;
 		line = s->file ? source_line(srctree, s->file, s->line) : xstrdup("");
 		bad_marker += !strstr(line, marker);
 		free(line);
 		free(marker);
 	}
-	CHECK(!ret && !bad_file, "every site's file is the one the kernel's v1 table names (%zu differ)",
-	      bad_file);
-	CHECK(!ret && !bad_line, "every line found, each that ran the kernel's own (%zu differ)",
+	CHECK(!ret && !bad_line, "every site has a file and a line from the sources (%zu lack one)",
 	      bad_line);
 	CHECK(!ret && !bad_marker, "each line holds the site's futex_fault(<name>, (%zu do not)",
 	      bad_marker);
 	s = site_find(&r, "wait_get_value");
-	CHECK(s && !strcmp(s->file, "kernel/futex/waitwake.c") && s->line == 618,
-	      "wait_get_value at kernel/futex/waitwake.c:618, as its run's table says (%s:%d)",
-	      s ? s->file : "?", s ? s->line : 0);
 	CHECK(s && s->function && !strcmp(s->function, "?") && msg.buf &&
-	      strstr(msg.buf, "site 'wait_get_value' at line 618: no function of gcov's holds it"),
+	      strstr(msg.buf, "site 'wait_get_value' at line ") &&
+	      strstr(msg.buf, ": no function of gcov's holds it"),
 	      "without gcov data the function is '?', with a warning");
 	wgv_line = s ? s->line : 0;
 	sb_free(&msg);
@@ -435,8 +408,7 @@ static void test_locate(const char *srctree, const char *fixture)
 		  "\tif (futex_fault(wait_get_value_eagain, uaddr))\n");
 	copy_with(dup, dup, "waitwake.c", 0, "/* futex_fault(wait_get_value, uaddr) again */\n");
 	free(table);
-	path = xasprintf("%s/runs/baseline/sites.txt", fixture);
-	table = v2_table(path, "wait_get_value_eagain -EAGAIN 0 0 0 -\n");
+	table = table_with(path, "wait_get_value_eagain -EAGAIN 0 0 0 -\n");
 	ret = locate_in(&r, dup, table, &msg);
 	s = site_find(&r, "wait_get_value");
 	eagain = site_find(&r, "wait_get_value_eagain");
@@ -464,7 +436,7 @@ static void test_locate(const char *srctree, const char *fixture)
 	      "5 markers of one site: %.*s", line ? (int)strcspn(line, "\n") : 0, line ? line : "");
 	sb_free(&msg);
 	free(table);
-	table = v2_table(path, "no_such_site EFAULT 0 0 0 -\n");
+	table = table_with(path, "no_such_site EFAULT 0 0 0 -\n");
 	ret = locate_in(&r, srctree, table, &msg);
 	line = msg.buf ? strstr(msg.buf, "error: ") : NULL;
 	CHECK(ret < 0 && line && !strncmp(line + 7, srctree, strlen(srctree)) &&
@@ -474,7 +446,6 @@ static void test_locate(const char *srctree, const char *fixture)
 	free(table);
 	free(path);
 	free(dup);
-	globfree(&g);
 }
 
 int main(int argc, char **argv)
@@ -482,17 +453,19 @@ int main(int argc, char **argv)
 	char dir[] = "/tmp/test_kernel_v2.XXXXXX";
 	char *cmd;
 
-	test_decoder();
-	test_plugin();
-	if (argc == 3) {
-		tmp = mkdtemp(dir);
-		if (!tmp)
-			abort();
-		test_locate(argv[1], argv[2]);
-		cmd = xasprintf("rm -rf %s", tmp);
-		if (system(cmd))
-			fprintf(stderr, "test_kernel_v2: cannot remove %s\n", tmp);
-		free(cmd);
+	if (argc != 4) {
+		fprintf(stderr, "usage: test_kernel_v2 SRCTREE FIXTURE FIXTURE_V1\n");
+		return 2;
 	}
+	test_decoder(argv[2], argv[3]);
+	test_plugin(argv[2]);
+	tmp = mkdtemp(dir);
+	if (!tmp)
+		abort();
+	test_locate(argv[1], argv[2]);
+	cmd = xasprintf("rm -rf %s", tmp);
+	if (system(cmd))
+		fprintf(stderr, "test_kernel_v2: cannot remove %s\n", tmp);
+	free(cmd);
 	return tap_done("test_kernel_v2");
 }
