@@ -19,6 +19,7 @@ suites=(
 	"harness|tests/harness/run.sh"
 	"kernel-report classifier against recorded splats|tests/harness/kernel-reports.sh"
 	"campaign ETA against recorded campaigns|tests/campaign/eta.sh"
+	"site tables read by column name|tests/harness/table.sh"
 	"futex selftests in the guest (with futex_fault)|scripts/ff selftests"
 	"zero cost of disabled sites|tests/zero-cost.sh"
 	"patch series, checkpatch --strict|scripts/ff series"

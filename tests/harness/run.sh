@@ -124,15 +124,22 @@ rc=$?
 ok $? "tree is idempotent: up to date, HEAD unchanged, $((SECONDS - t0)) s"
 
 # 8. isolate: from another clone, this checkout is hidden and the clone is not
-other=$(mktemp -d /tmp/ff-isolate-test.XXXXXX)
-git clone -q "$repo" "$other/clone" && cp "$repo/tests/isolate" "$other/clone/tests/isolate"
-env -u FF_ISOLATED "$other/clone/tests/isolate" sh -c \
-	"echo hidden=\$FF_ISOLATED; ls -A '$repo' | wc -l; test -f '$other/clone/README.md' && echo visible" \
-	>"$tmp/out" 2>&1
-rc=$?
-[ $rc = 0 ] && grep -qx "hidden=.*$repo.*" "$tmp/out" && grep -qx 0 "$tmp/out" &&
-	grep -qx visible "$tmp/out" && "$repo/tests/isolate" --list | grep -qx "$other/clone"
-ok $? "isolate: seen from another clone this checkout is empty, the clone is not (rc=$rc)"
-rm -rf "$other"
+# (a git worktree whose repository is another checkout has its objects
+# hidden when the tests run isolated: then it cannot be cloned)
+if ! git -C "$repo" rev-parse -q HEAD >/dev/null 2>&1; then
+	tap_skip "isolate: seen from another clone this checkout is empty" \
+		"this checkout's git objects are not reachable here ($(head -c 200 "$repo/.git" 2>/dev/null | tr -d '\n'))"
+else
+	other=$(mktemp -d /tmp/ff-isolate-test.XXXXXX)
+	git clone -q "$repo" "$other/clone" && cp "$repo/tests/isolate" "$other/clone/tests/isolate"
+	env -u FF_ISOLATED "$other/clone/tests/isolate" sh -c \
+		"echo hidden=\$FF_ISOLATED; ls -A '$repo' | wc -l; test -f '$other/clone/README.md' && echo visible" \
+		>"$tmp/out" 2>&1
+	rc=$?
+	[ $rc = 0 ] && grep -qx "hidden=.*$repo.*" "$tmp/out" && grep -qx 0 "$tmp/out" &&
+		grep -qx visible "$tmp/out" && "$repo/tests/isolate" --list | grep -qx "$other/clone"
+	ok $? "isolate: seen from another clone this checkout is empty, the clone is not (rc=$rc)"
+	rm -rf "$other"
+fi
 
 tap_done harness
