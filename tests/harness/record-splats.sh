@@ -60,5 +60,10 @@ cp "$runs/bug/console.log" "$out/lkdtm-bug.txt"
 guest exception 120 "echo EXCEPTION > $direct"
 cp "$runs/exception/console.log" "$out/lkdtm-exception.txt"
 
+# the guest's command line names this checkout (init=, ff_cwd=): no path
+# of the recording machine stays in the repository
+sed -i "s#$repo#<checkout>#g" "$out"/lkdtm-*.txt
+! grep -l "$repo" "$out"/lkdtm-*.txt || { echo "record-splats: $repo still named" >&2; exit 1; }
+
 echo "record-splats: recorded on $(date -u +%F) from $(cat "$FF_OBJ/include/config/kernel.release") in $out:"
 ls -l "$out"
