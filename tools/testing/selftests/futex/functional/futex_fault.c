@@ -3,12 +3,19 @@
  * Per-site futex fault injection (CONFIG_FAIL_FUTEX).
  *
  * Every fault site in kernel/futex/ is one variant of the futex_fault
- * fixture.  The "inject" test enables the site, drives the futex operation
- * that reaches it, and checks what user space sees, the
- * futex_fault:futex_fault_inject trace events and the counters of the site
- * table.  The "disabled" test arms the same policy but leaves the site
- * disabled, and checks that the operation is unaffected and that nothing is
- * counted.
+ * fixture, described by its case in futex_fault_cases.h.  The "inject"
+ * test enables the site, drives the futex operation that reaches it, and
+ * checks what user space sees, the futex_fault:futex_fault_inject trace
+ * events and the counters of the site table.  For a retry site it also
+ * checks that the recovery ran: the fault-in or get_user site that follows
+ * the failed access was hit, or, for an -EAGAIN site, the site was hit
+ * again.  The "disabled" test arms the same policy but leaves the site
+ * disabled, and checks that the operation is unaffected and that nothing
+ * is counted.  A site that the running kernel does not have (the compat
+ * sites without CONFIG_COMPAT) is a SKIP.
+ *
+ * Some sites start enabled at boot.  Each test first switches every site
+ * off; teardown puts back the sites and fail_futex knobs it found.
  *
  * The policy is bounded and aimed: probability=100, task-filter=Y and times
  * set to the number of failures the path needs (1, or 2 for a site that is
@@ -21,10 +28,12 @@
  * The sites that only a 32-bit task reaches are driven by
  * futex_fault_compat32, which is run from here.
  *
- * The futex_fault_ctl tests check that every site of the kernel has a
- * variant here, that the debugfs controls reject bad input and leave the
- * state alone, and the policy corner cases: the end of a retry streak,
- * fail-nth and ignore-private.
+ * The futex_fault_ctl tests check that every site of the kernel has a case
+ * here, that the debugfs controls reject bad input and leave the state
+ * alone, and the policy: times bounds a retry loop, a task looping at a
+ * retry site can be killed, fail-nth, ignore-private, the read-only
+ * fallback of get_futex_key(), and a user who only knows the standard
+ * fault injection knobs.
  */
 
 #define _GNU_SOURCE
@@ -33,6 +42,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -63,10 +73,10 @@
 #define FF_MAX_SITES	128
 #define FF_MAX_EVENTS	16
 #define FF_NAME_LEN	64
+#define FF_FUNC_LEN	128
+#define FF_MAX_COLS	16
 /* Bound of every wait for another thread: never reached when all is well */
 #define FF_TIMEOUT_S	10
-/* Failures in a row after which a retry site lets one pass through */
-#define FF_MAX_STREAK	3
 
 /* ---------------------------------------------------------------- files */
 
@@ -184,15 +194,94 @@ struct ff_site {
 	int enabled;
 	long hits;
 	long injected;
+	char func[FF_FUNC_LEN];		/* of the last hit's call_site, "-" before */
 };
+
+/* The columns of the site table that the tests read, found by name */
+enum { FF_COL_NAME, FF_COL_ERRNO, FF_COL_ENABLED, FF_COL_HITS, FF_COL_INJECTED,
+	FF_COL_CALL_SITE, FF_NR_COLS };
+
+static const char * const ff_col_names[FF_NR_COLS] = {
+	"name", "errno", "enabled", "hits", "injected", "call_site",
+};
+
+/* The function of a "%pS" call site: "futex_wait_setup+0x5c/0x180" */
+static void ff_func(char *dst, size_t size, const char *call_site)
+{
+	snprintf(dst, size, "%.*s", (int)strcspn(call_site, "+ "), call_site);
+}
+
+/* Parse a decimal number.  Return: 0 or -EINVAL. */
+static int ff_parse_long(const char *s, long *val)
+{
+	char *end;
+
+	errno = 0;
+	*val = strtol(s, &end, 10);
+	return end == s || *end || errno ? -EINVAL : 0;
+}
+
+/*
+ * Parse the header "# name errno enabled ..." into @col, the position of
+ * each column the tests read.  Return: the number of columns or -EINVAL.
+ */
+static int ff_sites_header(char *line, int col[FF_NR_COLS])
+{
+	char *tok, *save;
+	int i, n = 0;
+
+	for (i = 0; i < FF_NR_COLS; i++)
+		col[i] = -1;
+	tok = strtok_r(line, " \t", &save);
+	if (!tok || strcmp(tok, "#"))
+		return -EINVAL;
+	for (tok = strtok_r(NULL, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), n++) {
+		for (i = 0; i < FF_NR_COLS; i++) {
+			if (!strcmp(tok, ff_col_names[i]))
+				col[i] = n;
+		}
+	}
+	for (i = 0; i < FF_NR_COLS; i++) {
+		if (col[i] < 0)
+			return -EINVAL;
+	}
+	return n <= FF_MAX_COLS ? n : -EINVAL;
+}
+
+/* Parse one line of the site table.  Return: 0 or -EINVAL. */
+static int ff_sites_line(char *line, const int col[FF_NR_COLS], int nr_cols, struct ff_site *s)
+{
+	char *tok[FF_MAX_COLS + 1], *save;
+	long enabled;
+	int n;
+
+	for (n = 0; n <= nr_cols; n++) {
+		tok[n] = strtok_r(n ? NULL : line, " \t", &save);
+		if (!tok[n])
+			break;
+	}
+	if (n != nr_cols)
+		return -EINVAL;
+	if (snprintf(s->name, sizeof(s->name), "%s", tok[col[FF_COL_NAME]]) >=
+	    (int)sizeof(s->name))
+		return -EINVAL;
+	snprintf(s->err, sizeof(s->err), "%s", tok[col[FF_COL_ERRNO]]);
+	ff_func(s->func, sizeof(s->func), tok[col[FF_COL_CALL_SITE]]);
+	if (ff_parse_long(tok[col[FF_COL_ENABLED]], &enabled) ||
+	    ff_parse_long(tok[col[FF_COL_HITS]], &s->hits) ||
+	    ff_parse_long(tok[col[FF_COL_INJECTED]], &s->injected))
+		return -EINVAL;
+	s->enabled = enabled;
+	return 0;
+}
 
 /* Parse the site table into @sites.  Return: the number of sites or -errno. */
 static int ff_sites_read(struct ff_site *sites, int max)
 {
+	int col[FF_NR_COLS], nr_cols = -EINVAL, n = 0;
 	size_t size = 64 * 1024;
 	char *buf, *line, *save;
 	ssize_t len;
-	int n = 0;
 
 	buf = malloc(size);
 	if (!buf)
@@ -203,24 +292,24 @@ static int ff_sites_read(struct ff_site *sites, int max)
 		return len < 0 ? len : -E2BIG;
 	}
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		struct ff_site *s = &sites[n];
-
-		if (line[0] == '#')
+		if (line[0] == '#') {
+			nr_cols = ff_sites_header(line, col);
+			if (nr_cols < 0)
+				break;
 			continue;
-		if (n == max) {
-			n = -E2BIG;
+		}
+		if (nr_cols < 0 || n == max) {
+			n = nr_cols < 0 ? -EINVAL : -E2BIG;
 			break;
 		}
-		/* name file line function errno enabled hits injected */
-		if (sscanf(line, "%63s %*s %*u %*s %15s %d %ld %ld", s->name, s->err,
-			   &s->enabled, &s->hits, &s->injected) != 5) {
+		if (ff_sites_line(line, col, nr_cols, &sites[n])) {
 			n = -EINVAL;
 			break;
 		}
 		n++;
 	}
 	free(buf);
-	return n;
+	return nr_cols < 0 ? nr_cols : n;
 }
 
 /* Look a site up in the site table.  Return: 0 or -errno (-ENOENT: no such site). */
@@ -245,12 +334,39 @@ static int ff_site_get(const char *name, struct ff_site *site)
 	return i < n ? 0 : -ENOENT;
 }
 
+/*
+ * Whether @func is one of the space separated names of @list.  A name
+ * "*<suffix>" matches every function that ends with <suffix>: the system
+ * call wrappers differ between architectures and configurations
+ * (__x64_sys_futex, __ia32_sys_futex_time32, __se_sys_futex, ...).
+ */
+static bool ff_func_in(const char *func, const char *list)
+{
+	size_t len = strlen(func), n;
+	const char *p;
+
+	if (!len)
+		return false;
+	for (p = list + strspn(list, " "); *p; p += n, p += strspn(p, " ")) {
+		n = strcspn(p, " ");
+		if (*p == '*') {
+			if (n - 1 <= len && !strncmp(func + len - (n - 1), p + 1, n - 1))
+				return true;
+		} else if (n == len && !strncmp(p, func, len)) {
+			return true;
+		}
+	}
+	return false;
+}
+
 /* -------------------------------------------------------------- events */
 
 struct ff_event {
 	char site[FF_NAME_LEN];
 	char err[16];
-	char op[32];
+	int shared;
+	unsigned long uaddr;
+	char func[FF_FUNC_LEN];		/* of call_site */
 };
 
 struct ff_events {
@@ -271,7 +387,8 @@ static int ff_trace_clear(const char *inst)
 	char path[PATH_MAX];
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/trace", inst);
+	if (snprintf(path, sizeof(path), "%s/trace", inst) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
 	fd = open(path, O_WRONLY | O_TRUNC);
 	if (fd < 0)
 		return -errno;
@@ -280,10 +397,44 @@ static int ff_trace_clear(const char *inst)
 }
 
 /*
- * Collect the futex_fault_inject events of the trace instance @inst, printed
- * as "futex_fault_inject: site=<name> err=<errno> op=<op> uaddr=... caller=...".
- * Return: 0 or -errno.
+ * Parse the fields of one event, "site=<name> err=<errno> shared=<0|1>
+ * uaddr=0x<address> call_site=<function>+<offset>/<size>", by their names.
+ * Return: 0 or -EINVAL.
  */
+static int ff_event_parse(char *fields, struct ff_event *ev)
+{
+	unsigned int seen = 0;
+	char *tok, *save, *val;
+	long shared;
+
+	for (tok = strtok_r(fields, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		val = strchr(tok, '=');
+		if (!val)
+			continue;
+		*val++ = '\0';
+		if (!strcmp(tok, "site")) {
+			snprintf(ev->site, sizeof(ev->site), "%s", val);
+			seen |= 1;
+		} else if (!strcmp(tok, "err")) {
+			snprintf(ev->err, sizeof(ev->err), "%s", val);
+			seen |= 2;
+		} else if (!strcmp(tok, "shared")) {
+			if (ff_parse_long(val, &shared))
+				return -EINVAL;
+			ev->shared = shared;
+			seen |= 4;
+		} else if (!strcmp(tok, "uaddr")) {
+			ev->uaddr = strtoul(val, NULL, 16);
+			seen |= 8;
+		} else if (!strcmp(tok, "call_site")) {
+			ff_func(ev->func, sizeof(ev->func), val);
+			seen |= 16;
+		}
+	}
+	return seen == 31 ? 0 : -EINVAL;
+}
+
+/* Collect the futex_fault_inject events of the trace instance @inst.  Return: 0 or -errno. */
 static int ff_events_read(const char *inst, struct ff_events *e)
 {
 	static const char tag[] = "futex_fault_inject: ";
@@ -303,14 +454,10 @@ static int ff_events_read(const char *inst, struct ff_events *e)
 		return len;
 	}
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		struct ff_event *ev;
-
 		p = strstr(line, tag);
 		if (!p)
 			continue;
-		ev = e->nr < FF_MAX_EVENTS ? &e->ev[e->nr] : NULL;
-		if (ev && sscanf(p + strlen(tag), "site=%63s err=%15s op=%31s", ev->site,
-				 ev->err, ev->op) != 3) {
+		if (e->nr < FF_MAX_EVENTS && ff_event_parse(p + strlen(tag), &e->ev[e->nr])) {
 			ret = -EINVAL;
 			break;
 		}
@@ -339,6 +486,7 @@ struct ff_env {
 	char knob[FF_NR_KNOBS][32];
 	int nr_sites;
 	struct ff_site site[FF_MAX_SITES];
+	const char *tracefs;
 	char trace[PATH_MAX];		/* our trace instance, "" if none */
 };
 
@@ -351,11 +499,10 @@ static const char *ff_tracefs(void)
 	return NULL;
 }
 
+/* Check what the tests need and save what they change; change nothing yet */
 static void ff_env_setup(struct __test_metadata *_metadata, struct ff_env *env)
 {
-	const char *tracefs;
 	unsigned int i;
-	int ret;
 
 	if (geteuid()) {
 		snprintf(env->why, sizeof(env->why), "needs root");
@@ -367,8 +514,8 @@ static void ff_env_setup(struct __test_metadata *_metadata, struct ff_env *env)
 			 FF_KEYS);
 		return;
 	}
-	tracefs = ff_tracefs();
-	if (!tracefs) {
+	env->tracefs = ff_tracefs();
+	if (!env->tracefs) {
 		snprintf(env->why, sizeof(env->why), "no tracefs instances (CONFIG_TRACING)");
 		return;
 	}
@@ -382,27 +529,14 @@ static void ff_env_setup(struct __test_metadata *_metadata, struct ff_env *env)
 	env->nr_sites = ff_sites_read(env->site, FF_MAX_SITES);
 	ASSERT_LT(0, env->nr_sites) TH_LOG("cannot parse %s", FF_SITES);
 	env->saved = true;
-
-	/* An instance of our own leaves the top trace buffer to others */
-	snprintf(env->trace, sizeof(env->trace), "%s/instances/futex_fault_selftest.%d",
-		 tracefs, getpid());
-	if (mkdir(env->trace, 0755)) {
-		ret = -errno;
-		env->trace[0] = '\0';
-		ASSERT_EQ(0, ret) TH_LOG("cannot create a trace instance");
-	}
-	ASSERT_EQ(0, ff_trace_write(env->trace, FF_EVENT, "1"))
-		TH_LOG("cannot enable futex_fault:futex_fault_inject");
-
 	env->ready = true;
 }
 
 /* No ASSERT here: a failure would jump back into the test. */
 static void ff_env_teardown(struct __test_metadata *_metadata, struct ff_env *env)
 {
-	struct ff_site *now;
 	unsigned int i;
-	int j, n;
+	int j;
 
 	if (env->trace[0]) {
 		EXPECT_EQ(0, ff_trace_write(env->trace, FF_EVENT, "0"));
@@ -415,15 +549,9 @@ static void ff_env_teardown(struct __test_metadata *_metadata, struct ff_env *en
 	ff_write(FF_MAKE_IT_FAIL, "0");
 	ff_write(FF_FAIL_NTH, "0");
 
-	now = calloc(FF_MAX_SITES, sizeof(*now));
-	EXPECT_NE(NULL, now);
-	n = now ? ff_sites_read(now, FF_MAX_SITES) : -ENOMEM;
-	EXPECT_EQ(env->nr_sites, n);
-	for (j = 0; j < n && j < env->nr_sites; j++) {
-		if (now[j].enabled != env->site[j].enabled)
-			EXPECT_EQ(0, ff_key_set(env->site[j].name, env->site[j].enabled));
-	}
-	free(now);
+	for (j = 0; j < env->nr_sites; j++)
+		EXPECT_EQ(0, ff_key_set(env->site[j].name, env->site[j].enabled))
+			TH_LOG("cannot restore site %s", env->site[j].name);
 
 	for (i = 0; i < FF_NR_KNOBS; i++) {
 		const char *knob = ff_knobs[i];
@@ -435,7 +563,7 @@ static void ff_env_teardown(struct __test_metadata *_metadata, struct ff_env *en
 
 /*
  * Arm the policy: only tasks with make-it-fail fail, each time they hit an
- * enabled site, @times times in all.  Sites stay as they are.
+ * enabled site, @times times in all (-1: no bound).  Sites stay as they are.
  */
 static void ff_arm(struct __test_metadata *_metadata, int times)
 {
@@ -450,6 +578,34 @@ static void ff_arm(struct __test_metadata *_metadata, int times)
 	ASSERT_EQ(0, ff_knob_set("task-filter", "Y"));
 	ASSERT_EQ(0, ff_knob_set("times", buf));
 	ASSERT_EQ(0, ff_knob_set("probability", "100"));
+}
+
+/*
+ * Start from a known state: every site off, the policy armed for @times
+ * failures, the counters zeroed and an empty trace instance of our own,
+ * which leaves the top trace buffer to others.
+ */
+static void ff_start(struct __test_metadata *_metadata, struct ff_env *env, int times)
+{
+	int ret;
+
+	ASSERT_EQ(0, ff_key_set("all", false));
+	ASSERT_EQ(0, ff_key_get("all"));
+	ff_arm(_metadata, times);
+	ASSERT_EQ(0, ff_write(FF_RESET, "1"));
+
+	if (!env->trace[0]) {
+		snprintf(env->trace, sizeof(env->trace), "%s/instances/futex_fault_selftest.%d",
+			 env->tracefs, getpid());
+		if (mkdir(env->trace, 0755)) {
+			ret = -errno;
+			env->trace[0] = '\0';
+			ASSERT_EQ(0, ret) TH_LOG("cannot create a trace instance");
+		}
+		ASSERT_EQ(0, ff_trace_write(env->trace, FF_EVENT, "1"))
+			TH_LOG("cannot enable futex_fault:futex_fault_inject");
+	}
+	ASSERT_EQ(0, ff_trace_clear(env->trace));
 }
 
 static int ff_times(void)
@@ -637,6 +793,27 @@ static void drive_wait_shared(struct ff_drive *d)
 	ff_fail_me(d, false);
 }
 
+/*
+ * The same on a shared futex in a shared memory page: when get_futex_key()
+ * cannot pin the page for writing, it takes it read-only, which is enough
+ * for a FUTEX_WAIT outside anonymous memory.
+ */
+static void drive_wait_shmem(struct ff_drive *d)
+{
+	size_t size = getpagesize();
+	futex_t *f;
+
+	f = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (f == MAP_FAILED) {
+		ff_bug(d, "mmap");
+		return;
+	}
+	ff_fail_me(d, true);
+	d->err = ff_ret(futex_wait(f, 1, NULL, 0));
+	ff_fail_me(d, false);
+	munmap((void *)f, size);
+}
+
 /* The same with a timeout, which the kernel reads first */
 static void drive_wait_timeout(struct ff_drive *d)
 {
@@ -687,6 +864,17 @@ static void drive_lock_pi(struct ff_drive *d)
 {
 	ff_fail_me(d, true);
 	d->err = ff_ret(futex_lock_pi(d->page, NULL, 0, FUTEX_PRIVATE_FLAG));
+	ff_fail_me(d, false);
+	d->state = ff_owner(d->page) == gettid();
+	if (d->state)
+		ff_unlock_pi(d->page);
+}
+
+/* The same on a shared futex, whose key needs the page for writing */
+static void drive_lock_pi_shared(struct ff_drive *d)
+{
+	ff_fail_me(d, true);
+	d->err = ff_ret(futex_lock_pi(d->page, NULL, 0, 0));
 	ff_fail_me(d, false);
 	d->state = ff_owner(d->page) == gettid();
 	if (d->state)
@@ -956,7 +1144,8 @@ static void drive_robust_exit(struct ff_drive *d)
 
 /*
  * Run the 32-bit helper: "err=<n> state=<n>" on its stdout, same meaning
- * as here.  A kernel that cannot run 32-bit programs makes it a SKIP.
+ * as here.  A helper that was not built (no 32-bit compiler) or a kernel
+ * that cannot run it makes it a SKIP.
  */
 static void ff_compat32(struct ff_drive *d, const char *what)
 {
@@ -974,7 +1163,9 @@ static void ff_compat32(struct ff_drive *d, const char *what)
 	*(strrchr(helper, '/') + 1) = '\0';
 	strncat(helper, FF_HELPER, sizeof(helper) - strlen(helper) - 1);
 	if (access(helper, X_OK)) {
-		ff_bug(d, helper);
+		snprintf(d->skip, sizeof(d->skip),
+			 "no %s helper (built only where the compiler takes -m32): %s",
+			 FF_HELPER, strerror(errno));
 		return;
 	}
 	if (pipe2(fd, O_CLOEXEC)) {
@@ -1047,6 +1238,11 @@ static void ff_drive(struct __test_metadata *_metadata, void (*fn)(struct ff_dri
 	d->fn = fn;
 	d->page = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, d->page);
+	/*
+	 * Touch the page: on a page that is not there yet, the futex code
+	 * takes a real fault and runs the recovery paths on its own.
+	 */
+	memset((void *)d->page, 0, size);
 	ASSERT_EQ(0, pthread_create(&t, NULL, ff_drive_thread, d));
 	ASSERT_EQ(0, pthread_join(t, NULL));
 	munmap((void *)d->page, size);
@@ -1054,22 +1250,76 @@ static void ff_drive(struct __test_metadata *_metadata, void (*fn)(struct ff_dri
 
 /* ---------------------------------------------------------- the sites */
 
+/* Flags of a case, see futex_fault_cases.h */
+#define FF_DEFAULT			0x01
+#define FF_RETRY			0x02
+#define FF_IF_COMPAT			0x04
+#define FF_IF_COMPAT_32BIT_TIME		0x08
+
 struct ff_outcome {
 	int err;
 	unsigned int state;
 };
 
+struct ff_case {
+	const char *site;
+	unsigned int flags;
+	void (*drive)(struct ff_drive *d);
+	const char *first;
+	const char *recovery;
+	const char *func;
+	int shared;
+	struct ff_outcome faulted;
+	struct ff_outcome normal;
+};
+
+#define FF_CASE(_site, ...)	FF_CASE_##_site,
+enum ff_case_nr {
+#include "futex_fault_cases.h"
+	FF_NR_CASES
+};
+
+#undef FF_CASE
+
+#define FF_CASE(_site, _flags, _drive, ...)				\
+	[FF_CASE_##_site] = {						\
+		.site = #_site, .flags = (_flags), .drive = (_drive),	\
+		__VA_ARGS__						\
+	},
+static const struct ff_case ff_cases[FF_NR_CASES] = {
+#include "futex_fault_cases.h"
+};
+
+#undef FF_CASE
+
+static const struct ff_case *ff_case_get(const char *site)
+{
+	unsigned int i;
+
+	for (i = 0; i < FF_NR_CASES; i++) {
+		if (!strcmp(ff_cases[i].site, site))
+			return &ff_cases[i];
+	}
+	return NULL;
+}
+
+/* Why the running kernel may lack the site of @c, NULL if it may not */
+static const char *ff_absent_why(const struct ff_case *c)
+{
+	if (c->flags & FF_IF_COMPAT)
+		return "kernel without CONFIG_COMPAT";
+	if (c->flags & FF_IF_COMPAT_32BIT_TIME)
+		return "kernel without CONFIG_COMPAT_32BIT_TIME";
+	return NULL;
+}
+
 FIXTURE(futex_fault) {
 	struct ff_env env;
 };
 
+/* One variant per case, named after its site */
 FIXTURE_VARIANT(futex_fault) {
-	const char *site;		/* the site under test */
-	const char *first;		/* a site that must fail first to reach it, or NULL */
-	const char *op;			/* the op the events print */
-	void (*drive)(struct ff_drive *d);
-	struct ff_outcome faulted;	/* what user space sees with the fault */
-	struct ff_outcome normal;	/* and without */
+	enum ff_case_nr nr;
 };
 
 FIXTURE_SETUP(futex_fault)
@@ -1082,320 +1332,275 @@ FIXTURE_TEARDOWN(futex_fault)
 	ff_env_teardown(_metadata, &self->env);
 }
 
-/*
- * One variant per site, named after it.  first: the site that must fail
- * before the site under test is reached (both are enabled and the policy
- * allows two failures).  op: what the events print, "none" outside
- * futex(2).  faulted and normal: what the driver reports, with the fault
- * injected and without; a retry site recovers, so both are the same.
- */
-
-/* core.c: futex keys */
 FIXTURE_VARIANT_ADD(futex_fault, get_key_access) {
-	.site = "get_key_access", .op = "WAIT_PRIVATE",
-	.drive = drive_wait, .faulted = { -EFAULT }, .normal = { -EAGAIN },
+	.nr = FF_CASE_get_key_access,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, get_key_gup) {
-	.site = "get_key_gup", .op = "WAIT",
-	.drive = drive_wait_shared, .faulted = { -EFAULT }, .normal = { -EAGAIN },
+	.nr = FF_CASE_get_key_gup,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, get_key_anon_ro) {
-	.site = "get_key_anon_ro", .op = "WAIT",
-	.drive = drive_wait_shared, .faulted = { -EFAULT }, .normal = { -EAGAIN },
+	.nr = FF_CASE_get_key_anon_ro,
 };
 
-/*
- * core.c: the robust list walks at exit.  A fault ends the walk: the futexes
- * it did not reach keep the owner's TID, without FUTEX_OWNER_DIED.  The
- * entry whose next pointer could not be read is still handled.
- */
+FIXTURE_VARIANT_ADD(futex_fault, get_key_gup_ro) {
+	.nr = FF_CASE_get_key_gup_ro,
+};
+
 FIXTURE_VARIANT_ADD(futex_fault, death_get_value) {
-	.site = "death_get_value", .op = "none",
-	.drive = drive_robust_exit, .faulted = { 0 }, .normal = { 0, 3 },
+	.nr = FF_CASE_death_get_value,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, death_cmpxchg) {
-	.site = "death_cmpxchg", .op = "none",
-	.drive = drive_robust_exit, .faulted = { 0, 3 }, .normal = { 0, 3 },
+	.nr = FF_CASE_death_cmpxchg,
+};
+
+FIXTURE_VARIANT_ADD(futex_fault, death_cmpxchg_eagain) {
+	.nr = FF_CASE_death_cmpxchg_eagain,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, death_fault_in) {
-	.site = "death_fault_in", .first = "death_cmpxchg", .op = "none",
-	.drive = drive_robust_exit, .faulted = { 0 }, .normal = { 0, 3 },
+	.nr = FF_CASE_death_fault_in,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, robust_fetch_head) {
-	.site = "robust_fetch_head", .op = "none",
-	.drive = drive_robust_exit, .faulted = { 0 }, .normal = { 0, 3 },
+	.nr = FF_CASE_robust_fetch_head,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, robust_get_offset) {
-	.site = "robust_get_offset", .op = "none",
-	.drive = drive_robust_exit, .faulted = { 0 }, .normal = { 0, 3 },
+	.nr = FF_CASE_robust_get_offset,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, robust_fetch_pending) {
-	.site = "robust_fetch_pending", .op = "none",
-	.drive = drive_robust_exit, .faulted = { 0 }, .normal = { 0, 3 },
+	.nr = FF_CASE_robust_fetch_pending,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, robust_fetch_next) {
-	.site = "robust_fetch_next", .op = "none",
-	.drive = drive_robust_exit, .faulted = { 0, 1 }, .normal = { 0, 3 },
+	.nr = FF_CASE_robust_fetch_next,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, compat_robust_fetch_head) {
-	.site = "compat_robust_fetch_head", .op = "none",
-	.drive = drive_compat_robust_exit, .faulted = { 0 }, .normal = { 0, 3 },
+	.nr = FF_CASE_compat_robust_fetch_head,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, compat_robust_get_offset) {
-	.site = "compat_robust_get_offset", .op = "none",
-	.drive = drive_compat_robust_exit, .faulted = { 0 }, .normal = { 0, 3 },
+	.nr = FF_CASE_compat_robust_get_offset,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, compat_robust_fetch_pending) {
-	.site = "compat_robust_fetch_pending", .op = "none",
-	.drive = drive_compat_robust_exit, .faulted = { 0 }, .normal = { 0, 3 },
+	.nr = FF_CASE_compat_robust_fetch_pending,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, compat_robust_fetch_next) {
-	.site = "compat_robust_fetch_next", .op = "none",
-	.drive = drive_compat_robust_exit, .faulted = { 0, 1 }, .normal = { 0, 3 },
-};
-
-/* syscalls.c */
-FIXTURE_VARIANT_ADD(futex_fault, get_robust_list_len) {
-	.site = "get_robust_list_len", .op = "none",
-	.drive = drive_get_robust_list, .faulted = { -EFAULT }, .normal = { 0, 3 },
-};
-
-FIXTURE_VARIANT_ADD(futex_fault, get_robust_list_head) {
-	.site = "get_robust_list_head", .op = "none",
-	.drive = drive_get_robust_list, .faulted = { -EFAULT, 1 }, .normal = { 0, 3 },
+	.nr = FF_CASE_compat_robust_fetch_next,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, futex_get_timeout) {
-	.site = "futex_get_timeout", .op = "WAIT_PRIVATE",
-	.drive = drive_wait_timeout, .faulted = { -EFAULT }, .normal = { -EAGAIN },
+	.nr = FF_CASE_futex_get_timeout,
+};
+
+FIXTURE_VARIANT_ADD(futex_fault, get_robust_list_len) {
+	.nr = FF_CASE_get_robust_list_len,
+};
+
+FIXTURE_VARIANT_ADD(futex_fault, get_robust_list_head) {
+	.nr = FF_CASE_get_robust_list_head,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, waitv_copy) {
-	.site = "waitv_copy", .op = "none",
-	.drive = drive_waitv, .faulted = { -EFAULT }, .normal = { -EAGAIN },
+	.nr = FF_CASE_waitv_copy,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, waitv_get_timeout) {
-	.site = "waitv_get_timeout", .op = "none",
-	.drive = drive_waitv, .faulted = { -EFAULT }, .normal = { -EAGAIN },
+	.nr = FF_CASE_waitv_get_timeout,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, waitv_alloc) {
-	.site = "waitv_alloc", .op = "none",
-	.drive = drive_waitv, .faulted = { -ENOMEM }, .normal = { -EAGAIN },
+	.nr = FF_CASE_waitv_alloc,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, compat_get_robust_list_len) {
-	.site = "compat_get_robust_list_len", .op = "none",
-	.drive = drive_compat_get_robust_list, .faulted = { -EFAULT }, .normal = { 0, 3 },
+	.nr = FF_CASE_compat_get_robust_list_len,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, compat_get_robust_list_head) {
-	.site = "compat_get_robust_list_head", .op = "none",
-	.drive = drive_compat_get_robust_list, .faulted = { -EFAULT, 1 }, .normal = { 0, 3 },
+	.nr = FF_CASE_compat_get_robust_list_head,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, futex_time32_get_timeout) {
-	.site = "futex_time32_get_timeout", .op = "none",
-	.drive = drive_compat_futex_time32, .faulted = { -EFAULT }, .normal = { -EAGAIN },
+	.nr = FF_CASE_futex_time32_get_timeout,
 };
 
-/* waitwake.c */
 FIXTURE_VARIANT_ADD(futex_fault, wake_get_key) {
-	.site = "wake_get_key", .op = "WAKE_PRIVATE",
-	.drive = drive_wake, .faulted = { -EFAULT }, .normal = { 0 },
+	.nr = FF_CASE_wake_get_key,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, wake_op_get_key1) {
-	.site = "wake_op_get_key1", .op = "WAKE_OP_PRIVATE",
-	.drive = drive_wake_op, .faulted = { -EFAULT }, .normal = { 0, 1 },
+	.nr = FF_CASE_wake_op_get_key1,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, wake_op_get_key2) {
-	.site = "wake_op_get_key2", .op = "WAKE_OP_PRIVATE",
-	.drive = drive_wake_op, .faulted = { -EFAULT }, .normal = { 0, 1 },
+	.nr = FF_CASE_wake_op_get_key2,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, wake_op_atomic) {
-	.site = "wake_op_atomic", .op = "WAKE_OP_PRIVATE",
-	.drive = drive_wake_op, .faulted = { 0, 1 }, .normal = { 0, 1 },
+	.nr = FF_CASE_wake_op_atomic,
+};
+
+FIXTURE_VARIANT_ADD(futex_fault, wake_op_atomic_eagain) {
+	.nr = FF_CASE_wake_op_atomic_eagain,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, wake_op_fault_in) {
-	.site = "wake_op_fault_in", .first = "wake_op_atomic", .op = "WAKE_OP_PRIVATE",
-	.drive = drive_wake_op, .faulted = { -EFAULT }, .normal = { 0, 1 },
+	.nr = FF_CASE_wake_op_fault_in,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, waitv_get_key) {
-	.site = "waitv_get_key", .op = "none",
-	.drive = drive_waitv, .faulted = { -EFAULT }, .normal = { -EAGAIN },
+	.nr = FF_CASE_waitv_get_key,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, waitv_get_value) {
-	.site = "waitv_get_value", .op = "none",
-	.drive = drive_waitv, .faulted = { -EAGAIN }, .normal = { -EAGAIN },
+	.nr = FF_CASE_waitv_get_value,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, waitv_get_user) {
-	.site = "waitv_get_user", .first = "waitv_get_value", .op = "none",
-	.drive = drive_waitv, .faulted = { -EFAULT }, .normal = { -EAGAIN },
+	.nr = FF_CASE_waitv_get_user,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, wait_get_key) {
-	.site = "wait_get_key", .op = "WAIT_PRIVATE",
-	.drive = drive_wait, .faulted = { -EFAULT }, .normal = { -EAGAIN },
+	.nr = FF_CASE_wait_get_key,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, wait_get_value) {
-	.site = "wait_get_value", .op = "WAIT_PRIVATE",
-	.drive = drive_wait, .faulted = { -EAGAIN }, .normal = { -EAGAIN },
+	.nr = FF_CASE_wait_get_value,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, wait_get_user) {
-	.site = "wait_get_user", .first = "wait_get_value", .op = "WAIT_PRIVATE",
-	.drive = drive_wait, .faulted = { -EFAULT }, .normal = { -EAGAIN },
-};
-
-/*
- * pi.c.  When the fixup of an owner-died futex gives up, the caller holds
- * the lock but the futex still names the dead owner.
- */
-FIXTURE_VARIANT_ADD(futex_fault, pi_state_alloc) {
-	.site = "pi_state_alloc", .op = "LOCK_PI_PRIVATE",
-	.drive = drive_lock_pi, .faulted = { -ENOMEM }, .normal = { 0, 1 },
-};
-
-FIXTURE_VARIANT_ADD(futex_fault, attach_get_value) {
-	.site = "attach_get_value", .op = "TRYLOCK_PI_PRIVATE",
-	.drive = drive_trylock_pi_contended, .faulted = { -EAGAIN, 1 }, .normal = { -EAGAIN, 1 },
-};
-
-FIXTURE_VARIANT_ADD(futex_fault, exit_race_get_value) {
-	.site = "exit_race_get_value", .op = "LOCK_PI_PRIVATE",
-	.drive = drive_lock_pi_dead_owner, .faulted = { -ESRCH }, .normal = { -ESRCH },
+	.nr = FF_CASE_wait_get_user,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, lock_pi_update_cmpxchg) {
-	.site = "lock_pi_update_cmpxchg", .op = "LOCK_PI2_PRIVATE",
-	.drive = drive_lock_pi2, .faulted = { 0, 1 }, .normal = { 0, 1 },
+	.nr = FF_CASE_lock_pi_update_cmpxchg,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, lock_pi_atomic_get_value) {
-	.site = "lock_pi_atomic_get_value", .op = "LOCK_PI_PRIVATE",
-	.drive = drive_lock_pi, .faulted = { 0, 1 }, .normal = { 0, 1 },
+	.nr = FF_CASE_lock_pi_atomic_get_value,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, lock_pi_atomic_deadlock) {
-	.site = "lock_pi_atomic_deadlock", .op = "LOCK_PI_PRIVATE",
-	.drive = drive_lock_pi, .faulted = { -EDEADLK }, .normal = { 0, 1 },
+	.nr = FF_CASE_lock_pi_atomic_deadlock,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, wake_pi_cmpxchg) {
-	.site = "wake_pi_cmpxchg", .op = "UNLOCK_PI_PRIVATE",
-	.drive = drive_unlock_pi_handoff, .faulted = { 0, 1 }, .normal = { 0, 1 },
+	.nr = FF_CASE_wake_pi_cmpxchg,
+};
+
+FIXTURE_VARIANT_ADD(futex_fault, pi_state_alloc) {
+	.nr = FF_CASE_pi_state_alloc,
+};
+
+FIXTURE_VARIANT_ADD(futex_fault, attach_get_value) {
+	.nr = FF_CASE_attach_get_value,
+};
+
+FIXTURE_VARIANT_ADD(futex_fault, exit_race_get_value) {
+	.nr = FF_CASE_exit_race_get_value,
+};
+
+FIXTURE_VARIANT_ADD(futex_fault, lock_pi_update_cmpxchg_eagain) {
+	.nr = FF_CASE_lock_pi_update_cmpxchg_eagain,
+};
+
+FIXTURE_VARIANT_ADD(futex_fault, wake_pi_cmpxchg_eagain) {
+	.nr = FF_CASE_wake_pi_cmpxchg_eagain,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, fixup_owner_get_value) {
-	.site = "fixup_owner_get_value", .op = "LOCK_PI_PRIVATE",
-	.drive = drive_lock_pi_owner_died, .faulted = { 0, 1 }, .normal = { 0, 1 },
+	.nr = FF_CASE_fixup_owner_get_value,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, fixup_owner_cmpxchg) {
-	.site = "fixup_owner_cmpxchg", .op = "LOCK_PI_PRIVATE",
-	.drive = drive_lock_pi_owner_died, .faulted = { 0, 1 }, .normal = { 0, 1 },
+	.nr = FF_CASE_fixup_owner_cmpxchg,
+};
+
+FIXTURE_VARIANT_ADD(futex_fault, fixup_owner_cmpxchg_eagain) {
+	.nr = FF_CASE_fixup_owner_cmpxchg_eagain,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, fixup_owner_fault_in) {
-	.site = "fixup_owner_fault_in", .first = "fixup_owner_get_value", .op = "LOCK_PI_PRIVATE",
-	.drive = drive_lock_pi_owner_died, .faulted = { -EFAULT }, .normal = { 0, 1 },
+	.nr = FF_CASE_fixup_owner_fault_in,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, lock_pi_get_key) {
-	.site = "lock_pi_get_key", .op = "LOCK_PI_PRIVATE",
-	.drive = drive_lock_pi, .faulted = { -EFAULT }, .normal = { 0, 1 },
+	.nr = FF_CASE_lock_pi_get_key,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, lock_pi_fault_in) {
-	.site = "lock_pi_fault_in", .first = "lock_pi_atomic_get_value", .op = "LOCK_PI_PRIVATE",
-	.drive = drive_lock_pi, .faulted = { -EFAULT }, .normal = { 0, 1 },
+	.nr = FF_CASE_lock_pi_fault_in,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, unlock_pi_get_user) {
-	.site = "unlock_pi_get_user", .op = "UNLOCK_PI_PRIVATE",
-	.drive = drive_unlock_pi, .faulted = { -EFAULT, 1 }, .normal = { 0 },
+	.nr = FF_CASE_unlock_pi_get_user,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, unlock_pi_get_key) {
-	.site = "unlock_pi_get_key", .op = "UNLOCK_PI_PRIVATE",
-	.drive = drive_unlock_pi, .faulted = { -EFAULT, 1 }, .normal = { 0 },
+	.nr = FF_CASE_unlock_pi_get_key,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, unlock_pi_cmpxchg) {
-	.site = "unlock_pi_cmpxchg", .op = "UNLOCK_PI_PRIVATE",
-	.drive = drive_unlock_pi, .faulted = { 0 }, .normal = { 0 },
+	.nr = FF_CASE_unlock_pi_cmpxchg,
+};
+
+FIXTURE_VARIANT_ADD(futex_fault, unlock_pi_cmpxchg_eagain) {
+	.nr = FF_CASE_unlock_pi_cmpxchg_eagain,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, unlock_pi_fault_in) {
-	.site = "unlock_pi_fault_in", .first = "unlock_pi_cmpxchg", .op = "UNLOCK_PI_PRIVATE",
-	.drive = drive_unlock_pi, .faulted = { -EFAULT, 1 }, .normal = { 0 },
+	.nr = FF_CASE_unlock_pi_fault_in,
 };
 
-/* requeue.c */
 FIXTURE_VARIANT_ADD(futex_fault, proxy_trylock_get_value) {
-	.site = "proxy_trylock_get_value", .op = "CMP_REQUEUE_PI_PRIVATE",
-	.drive = drive_cmp_requeue_pi, .faulted = { 0 }, .normal = { 0 },
+	.nr = FF_CASE_proxy_trylock_get_value,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, requeue_get_key1) {
-	.site = "requeue_get_key1", .op = "CMP_REQUEUE_PRIVATE",
-	.drive = drive_cmp_requeue, .faulted = { -EFAULT }, .normal = { 0 },
+	.nr = FF_CASE_requeue_get_key1,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, requeue_get_key2) {
-	.site = "requeue_get_key2", .op = "CMP_REQUEUE_PRIVATE",
-	.drive = drive_cmp_requeue, .faulted = { -EFAULT }, .normal = { 0 },
+	.nr = FF_CASE_requeue_get_key2,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, requeue_get_value) {
-	.site = "requeue_get_value", .op = "CMP_REQUEUE_PRIVATE",
-	.drive = drive_cmp_requeue, .faulted = { 0 }, .normal = { 0 },
+	.nr = FF_CASE_requeue_get_value,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, requeue_get_user) {
-	.site = "requeue_get_user", .first = "requeue_get_value", .op = "CMP_REQUEUE_PRIVATE",
-	.drive = drive_cmp_requeue, .faulted = { -EFAULT }, .normal = { 0 },
+	.nr = FF_CASE_requeue_get_user,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, requeue_fault_in) {
-	.site = "requeue_fault_in", .first = "proxy_trylock_get_value",
-	.op = "CMP_REQUEUE_PI_PRIVATE",
-	.drive = drive_cmp_requeue_pi, .faulted = { -EFAULT }, .normal = { 0 },
+	.nr = FF_CASE_requeue_fault_in,
 };
 
 FIXTURE_VARIANT_ADD(futex_fault, wait_requeue_pi_get_key2) {
-	.site = "wait_requeue_pi_get_key2", .op = "WAIT_REQUEUE_PI_PRIVATE",
-	.drive = drive_wait_requeue_pi, .faulted = { -EFAULT }, .normal = { -EAGAIN },
+	.nr = FF_CASE_wait_requeue_pi_get_key2,
 };
 
-/* Start from a known state: the policy armed for @times failures, every site off */
-static void ff_start(struct __test_metadata *_metadata, struct ff_env *env, int times)
+/*
+ * Look the site of @c up in the site table.  Return: 0, -ENOENT when the
+ * kernel may lack it (the caller SKIPs), or another -errno.
+ */
+static int ff_case_site(struct __test_metadata *_metadata, const struct ff_case *c,
+			struct ff_site *site)
 {
-	ASSERT_EQ(0, ff_key_set("all", false));
-	ff_arm(_metadata, times);
-	ASSERT_EQ(0, ff_write(FF_RESET, "1"));
-	ASSERT_EQ(0, ff_trace_clear(env->trace));
+	int ret = ff_site_get(c->site, site);
+
+	if (ret == -ENOENT && ff_absent_why(c))
+		return ret;
+	EXPECT_EQ(0, ret) TH_LOG("no site %s in %s", c->site, FF_SITES);
+	return ret ? -EINVAL : 0;
 }
 
 static void ff_expect_outcome(struct __test_metadata *_metadata, const struct ff_outcome *want,
@@ -1407,96 +1612,147 @@ static void ff_expect_outcome(struct __test_metadata *_metadata, const struct ff
 	EXPECT_EQ(want->state, d->state);
 }
 
-/* One event of @site for each failure, with the site's errno and @op */
+/* One event of @c's site, with the site's errno, shared field and function */
 static void ff_expect_events(struct __test_metadata *_metadata, const struct ff_events *ev,
-			     const struct ff_site *site, const char *op)
+			     const struct ff_case *c, const struct ff_site *site)
 {
 	int i;
 
-	EXPECT_EQ(1, ff_events_count(ev, site->name)) TH_LOG("site %s", site->name);
+	EXPECT_EQ(1, ff_events_count(ev, c->site)) TH_LOG("site %s", c->site);
 	for (i = 0; i < ev->nr && i < FF_MAX_EVENTS; i++) {
-		if (strcmp(ev->ev[i].site, site->name))
+		const struct ff_event *e = &ev->ev[i];
+
+		if (strcmp(e->site, c->site))
 			continue;
-		EXPECT_STREQ(site->err, ev->ev[i].err);
-		EXPECT_STREQ(op, ev->ev[i].op);
+		EXPECT_STREQ(site->err, e->err);
+		EXPECT_EQ(c->shared, e->shared) TH_LOG("site %s", c->site);
+		EXPECT_TRUE(ff_func_in(e->func, c->func))
+			TH_LOG("site %s: call_site in %s, not in %s", c->site, e->func, c->func);
 	}
 }
 
-/* The site table counted what the events show */
-static void ff_expect_counted(struct __test_metadata *_metadata, const char *name,
+/* The site table counted one injection, at the expected function */
+static void ff_expect_counted(struct __test_metadata *_metadata, const struct ff_case *c,
 			      struct ff_site *site)
 {
-	ASSERT_EQ(0, ff_site_get(name, site)) TH_LOG("site %s", name);
+	ASSERT_EQ(0, ff_site_get(c->site, site)) TH_LOG("site %s", c->site);
 	EXPECT_EQ(1, site->enabled);
-	EXPECT_EQ(1, site->injected) TH_LOG("site %s", name);
-	EXPECT_LE(site->injected, site->hits) TH_LOG("site %s", name);
+	EXPECT_EQ(1, site->injected) TH_LOG("site %s", c->site);
+	EXPECT_LE(site->injected, site->hits) TH_LOG("site %s", c->site);
+	EXPECT_TRUE(ff_func_in(site->func, c->func))
+		TH_LOG("site %s: call_site in %s, not in %s", c->site, site->func, c->func);
+}
+
+/*
+ * A retry site recovers from its failure, and the recovery shows: the site
+ * that follows the failed access was hit (enabled, it had no failure left
+ * to inject), or the -EAGAIN site was hit again when the operation was
+ * retried.  A site whose error were ignored would show neither.
+ */
+static void ff_expect_recovery(struct __test_metadata *_metadata, const struct ff_case *c,
+			       const struct ff_site *site)
+{
+	struct ff_site rec;
+
+	if (!strcmp(c->recovery, c->site)) {
+		EXPECT_LT(site->injected, site->hits)
+			TH_LOG("site %s: the operation was not retried", c->site);
+		return;
+	}
+	ASSERT_EQ(0, ff_site_get(c->recovery, &rec)) TH_LOG("site %s", c->recovery);
+	EXPECT_LE(1, rec.hits) TH_LOG("site %s: the recovery did not reach %s", c->site, rec.name);
+	EXPECT_EQ(0, rec.injected);
 }
 
 TEST_F(futex_fault, inject)
 {
-	const struct __fixture_variant_metadata *v;
-	int nr = variant->first ? 2 : 1;
-	struct ff_site site, first;
+	const struct ff_case *c = &ff_cases[variant->nr], *first = NULL;
+	int nr = c->first ? 2 : 1;
+	struct ff_site site, first_site;
 	struct ff_events ev;
 	struct ff_drive d;
+	int ret;
 
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
+	ret = ff_case_site(_metadata, c, &site);
+	if (ret == -ENOENT)
+		SKIP(return, "no site %s: %s", c->site, ff_absent_why(c));
+	ASSERT_EQ(0, ret);
+	if (c->first) {
+		first = ff_case_get(c->first);
+		ASSERT_NE(NULL, first) TH_LOG("no case %s", c->first);
+	}
+	/* Every retry site says where its recovery shows */
+	if (c->flags & FF_RETRY)
+		ASSERT_NE(NULL, c->recovery) TH_LOG("retry site %s", c->site);
 
-	/* The variant tests the site it is named after */
-	for (v = _futex_fault_fixture_object.variant; v && v->data != variant; v = v->next)
-		;
-	ASSERT_NE(NULL, v);
-	ASSERT_STREQ(v->name, variant->site);
-	ASSERT_EQ(0, ff_site_get(variant->site, &site)) TH_LOG("no site %s", variant->site);
 	ff_start(_metadata, &self->env, nr);
-	ASSERT_EQ(0, ff_key_set(variant->site, true));
-	ASSERT_EQ(1, ff_key_get(variant->site));
-	if (variant->first)
-		ASSERT_EQ(0, ff_key_set(variant->first, true));
+	ASSERT_EQ(0, ff_key_set(c->site, true));
+	ASSERT_EQ(1, ff_key_get(c->site));
+	if (first)
+		ASSERT_EQ(0, ff_key_set(first->site, true));
+	if (c->recovery)
+		ASSERT_EQ(0, ff_key_set(c->recovery, true));
 
-	ff_drive(_metadata, variant->drive, &d);
+	ff_drive(_metadata, c->drive, &d);
 	if (d.skip[0])
 		SKIP(return, "%s", d.skip);
 
-	/* (a) what user space sees */
-	ff_expect_outcome(_metadata, &variant->faulted, &d);
+	/* What user space sees */
+	ff_expect_outcome(_metadata, &c->faulted, &d);
 
-	/* (c) the site table, and the policy budget spent */
-	ff_expect_counted(_metadata, variant->site, &site);
-	if (variant->first)
-		ff_expect_counted(_metadata, variant->first, &first);
+	/* The site table, the policy budget spent, and the recovery */
+	ff_expect_counted(_metadata, c, &site);
+	if (first)
+		ff_expect_counted(_metadata, first, &first_site);
 	EXPECT_EQ(0, ff_times());
+	if (c->recovery)
+		ff_expect_recovery(_metadata, c, &site);
 
-	/* (b) exactly one event per failure */
+	/* Exactly one event per failure */
 	ASSERT_EQ(0, ff_events_read(self->env.trace, &ev));
 	EXPECT_EQ(nr, ev.nr);
-	ff_expect_events(_metadata, &ev, &site, variant->op);
-	if (variant->first)
-		ff_expect_events(_metadata, &ev, &first, variant->op);
+	ff_expect_events(_metadata, &ev, c, &site);
+	if (first)
+		ff_expect_events(_metadata, &ev, first, &first_site);
 }
 
-/* (d) The policy armed, the site disabled: nothing fails, nothing is counted */
+/*
+ * The policy armed, the site disabled: nothing fails, nothing is counted.
+ * The site that the recovery of a failure would reach is enabled, and is
+ * never hit.
+ */
 TEST_F(futex_fault, disabled)
 {
-	int nr = variant->first ? 2 : 1;
+	const struct ff_case *c = &ff_cases[variant->nr];
+	int nr = c->first ? 2 : 1;
+	struct ff_site site, rec;
 	struct ff_events ev;
-	struct ff_site site;
 	struct ff_drive d;
+	bool downstream;
+	int ret;
 
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
+	ret = ff_case_site(_metadata, c, &site);
+	if (ret == -ENOENT)
+		SKIP(return, "no site %s: %s", c->site, ff_absent_why(c));
+	ASSERT_EQ(0, ret);
 
 	ff_start(_metadata, &self->env, nr);
-	ASSERT_EQ(0, ff_key_get(variant->site));
+	ASSERT_EQ(0, ff_key_get(c->site));
+	downstream = c->recovery && strcmp(c->recovery, c->site);
+	if (downstream)
+		ASSERT_EQ(0, ff_key_set(c->recovery, true));
 
-	ff_drive(_metadata, variant->drive, &d);
+	ff_drive(_metadata, c->drive, &d);
 	if (d.skip[0])
 		SKIP(return, "%s", d.skip);
 
-	ff_expect_outcome(_metadata, &variant->normal, &d);
+	ff_expect_outcome(_metadata, &c->normal, &d);
 
-	ASSERT_EQ(0, ff_site_get(variant->site, &site));
+	ASSERT_EQ(0, ff_site_get(c->site, &site));
 	EXPECT_EQ(0, site.enabled);
 	EXPECT_EQ(0, site.hits);
 	EXPECT_EQ(0, site.injected);
@@ -1504,6 +1760,12 @@ TEST_F(futex_fault, disabled)
 
 	ASSERT_EQ(0, ff_events_read(self->env.trace, &ev));
 	EXPECT_EQ(0, ev.nr);
+
+	/* Without a failure, no recovery runs */
+	if (downstream) {
+		ASSERT_EQ(0, ff_site_get(c->recovery, &rec));
+		EXPECT_EQ(0, rec.hits) TH_LOG("site %s", c->recovery);
+	}
 }
 
 /* --------------------------------------------- controls and policy */
@@ -1523,28 +1785,27 @@ FIXTURE_TEARDOWN(futex_fault_ctl)
 }
 
 /*
- * Every site of the kernel has a variant above, and every variant is named
- * after a site of the kernel.  (The "inject" test checks that the variant
- * tests the site it is named after.)
+ * Every site of the kernel has a case, and every case is a site of the
+ * kernel, or one of a configuration that the kernel was not built with.
  */
 TEST_F(futex_fault_ctl, every_site_tested)
 {
-	const struct __fixture_variant_metadata *v;
 	const struct ff_site *s;
 	struct ff_site site;
-	bool found;
+	unsigned int i;
+	int ret;
 
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
 
-	for (s = self->env.site; s < self->env.site + self->env.nr_sites; s++) {
-		found = false;
-		for (v = _futex_fault_fixture_object.variant; v; v = v->next)
-			found |= !strcmp(v->name, s->name);
-		EXPECT_TRUE(found) TH_LOG("site %s has no test", s->name);
+	for (s = self->env.site; s < self->env.site + self->env.nr_sites; s++)
+		EXPECT_NE(NULL, ff_case_get(s->name)) TH_LOG("site %s has no test", s->name);
+	for (i = 0; i < FF_NR_CASES; i++) {
+		ret = ff_site_get(ff_cases[i].site, &site);
+		if (ret == -ENOENT && ff_absent_why(&ff_cases[i]))
+			continue;
+		EXPECT_EQ(0, ret) TH_LOG("no site %s", ff_cases[i].site);
 	}
-	for (v = _futex_fault_fixture_object.variant; v; v = v->next)
-		EXPECT_EQ(0, ff_site_get(v->name, &site)) TH_LOG("no site %s", v->name);
 }
 
 /* Write @len bytes of @buf to a key file.  Return: the write's result or -errno. */
@@ -1559,28 +1820,6 @@ static ssize_t ff_key_write(const char *key, const void *buf, size_t len)
 	if (fd < 0)
 		return -errno;
 	ret = write(fd, buf, len);
-	if (ret < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-static const char * const ff_bad_input[] = {
-	"\n", "x", "abc", "Y", "on", "2", "10", "-1", "-0", "1x", "0abc", " 1", "1 ", "1\n1",
-	"0x1", "1.0", "4294967297", "99999999999999999999", "+1", "01", "00000001",
-};
-
-/* Seek to @off in @path, then write @len bytes of @buf.  Return: the result or -errno. */
-static ssize_t ff_seek_write(const char *path, const void *buf, size_t len, off_t off)
-{
-	ssize_t ret = -1;
-	int fd;
-
-	fd = open(path, O_RDWR);
-	if (fd < 0)
-		return -errno;
-	if (lseek(fd, off, SEEK_SET) == off)
-		ret = write(fd, buf, len);
 	if (ret < 0)
 		ret = -errno;
 	close(fd);
@@ -1603,13 +1842,20 @@ static ssize_t ff_pwrite(const char *path, const void *buf, size_t len, off_t of
 	return ret;
 }
 
+/* What kstrtobool() takes, and what it rejects */
+static const char * const ff_true_input[] = { "1", "1\n", "y", "Y", "on", "ON", "yes", "true" };
+static const char * const ff_false_input[] = { "0", "0\n", "n", "N", "off", "OFF", "no", "false" };
+static const char * const ff_bad_input[] = {
+	"", "\n", "x", "2", "-1", " 1", "+1", "abc", "o", "ox", "\t0",
+};
+
 /* Every bad write to @key fails with EINVAL and leaves every key as it was */
 static void ff_check_bad_input(struct __test_metadata *_metadata, const char *key)
 {
 	static const size_t huge[] = { 4096, 4097, 65536 };
 	int before = ff_key_get(key), all = ff_key_get("all");
-	char *buf;
 	unsigned int i;
+	char *buf;
 
 	ASSERT_LE(0, before);
 	for (i = 0; i < ARRAY_SIZE(ff_bad_input); i++) {
@@ -1619,21 +1865,16 @@ static void ff_check_bad_input(struct __test_metadata *_metadata, const char *ke
 		EXPECT_EQ(all, ff_key_get("all"));
 	}
 
-	/* A NUL does not end the input; an unreadable buffer is EFAULT */
-	EXPECT_EQ(-EINVAL, ff_key_write(key, "1\0", 2));
-	EXPECT_EQ(-EINVAL, ff_key_write(key, "0\0", 2));
+	/* A NUL first is empty input; an unreadable buffer is EFAULT */
+	EXPECT_EQ(-EINVAL, ff_key_write(key, "\0001", 2));
 	EXPECT_EQ(-EFAULT, ff_key_write(key, (void *)8, 1));
 	EXPECT_EQ(before, ff_key_get(key));
 	EXPECT_EQ(all, ff_key_get("all"));
 
-	/* Huge writes: digits that would parse, and garbage */
+	/* Huge writes of garbage */
 	buf = malloc(huge[ARRAY_SIZE(huge) - 1]);
 	ASSERT_NE(NULL, buf);
 	for (i = 0; i < ARRAY_SIZE(huge); i++) {
-		memset(buf, '0', huge[i]);
-		buf[huge[i] - 1] = '1';
-		EXPECT_EQ(-EINVAL, ff_key_write(key, buf, huge[i])) TH_LOG("%zu digits", huge[i]);
-		EXPECT_EQ(before, ff_key_get(key));
 		memset(buf, 'z', huge[i]);
 		EXPECT_EQ(-EINVAL, ff_key_write(key, buf, huge[i])) TH_LOG("%zu bytes", huge[i]);
 		EXPECT_EQ(before, ff_key_get(key));
@@ -1642,7 +1883,41 @@ static void ff_check_bad_input(struct __test_metadata *_metadata, const char *ke
 	free(buf);
 }
 
-TEST_F(futex_fault_ctl, site_key_bad_input)
+/*
+ * Every boolean kstrtobool() takes switches @key, and the key file reads
+ * "0\n" or "1\n"; "all" reads the number of enabled sites, @on once on.
+ */
+static void ff_check_good_input(struct __test_metadata *_metadata, const char *key, int on)
+{
+	char path[PATH_MAX], buf[16], want[16];
+	unsigned int i;
+	ssize_t len;
+
+	snprintf(path, sizeof(path), FF_KEYS "/%s", key);
+	snprintf(want, sizeof(want), "%d\n", on);
+	for (i = 0; i < ARRAY_SIZE(ff_true_input); i++) {
+		ASSERT_EQ(0, ff_key_set(key, false));
+		EXPECT_EQ((ssize_t)strlen(ff_true_input[i]),
+			  ff_key_write(key, ff_true_input[i], strlen(ff_true_input[i])))
+			TH_LOG("\"%s\"", ff_true_input[i]);
+		len = ff_read(path, buf, sizeof(buf));
+		EXPECT_EQ((ssize_t)strlen(want), len);
+		EXPECT_STREQ(want, buf);
+		EXPECT_EQ(on, ff_key_get("all"));
+	}
+	for (i = 0; i < ARRAY_SIZE(ff_false_input); i++) {
+		ASSERT_EQ(0, ff_key_set(key, true));
+		EXPECT_EQ((ssize_t)strlen(ff_false_input[i]),
+			  ff_key_write(key, ff_false_input[i], strlen(ff_false_input[i])))
+			TH_LOG("\"%s\"", ff_false_input[i]);
+		len = ff_read(path, buf, sizeof(buf));
+		EXPECT_EQ(2, len);
+		EXPECT_STREQ("0\n", buf);
+		EXPECT_EQ(0, ff_key_get("all"));
+	}
+}
+
+TEST_F(futex_fault_ctl, site_key_input)
 {
 	const char *key;
 
@@ -1651,10 +1926,10 @@ TEST_F(futex_fault_ctl, site_key_bad_input)
 	key = self->env.site[0].name;
 
 	/* Nothing may fire while keys flip: probability 0 */
-	ff_arm(_metadata, 1);
+	ff_start(_metadata, &self->env, 1);
 	ASSERT_EQ(0, ff_knob_set("probability", "0"));
-	ASSERT_EQ(0, ff_key_set("all", false));
 
+	ff_check_good_input(_metadata, key, 1);
 	ASSERT_EQ(0, ff_key_get(key));
 	ff_check_bad_input(_metadata, key);
 
@@ -1668,15 +1943,15 @@ TEST_F(futex_fault_ctl, site_key_bad_input)
 	ASSERT_EQ(0, ff_key_get("all"));
 }
 
-TEST_F(futex_fault_ctl, all_key_bad_input)
+TEST_F(futex_fault_ctl, all_key_input)
 {
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
 
-	ff_arm(_metadata, 1);
+	ff_start(_metadata, &self->env, 1);
 	ASSERT_EQ(0, ff_knob_set("probability", "0"));
 
-	ASSERT_EQ(0, ff_key_set("all", false));
+	ff_check_good_input(_metadata, "all", self->env.nr_sites);
 	ASSERT_EQ(0, ff_key_get("all"));
 	ff_check_bad_input(_metadata, "all");
 
@@ -1689,32 +1964,47 @@ TEST_F(futex_fault_ctl, all_key_bad_input)
 	ASSERT_EQ(0, ff_key_get("all"));
 }
 
-/* Input is taken at offset 0 only; "reset" takes 1 and nothing else */
-TEST_F(futex_fault_ctl, offset_and_reset_input)
+/* Key files take no pwrite(); "reset" takes a true boolean and zeroes the counters */
+TEST_F(futex_fault_ctl, reset_input)
 {
+	static const char * const bad[] = { "", "0", "n", "off", "x", "2" };
+	struct ff_site site;
 	char path[PATH_MAX];
+	unsigned int i;
+	futex_t f = 0;
 
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
 
-	ff_arm(_metadata, 1);
+	ff_start(_metadata, &self->env, 1);
 	ASSERT_EQ(0, ff_knob_set("probability", "0"));
-	ASSERT_EQ(0, ff_key_set("all", false));
 
-	/* Key files are seq_files: no pwrite(); a write after a seek fails */
+	/* Key files are seq_files: no pwrite() */
 	snprintf(path, sizeof(path), FF_KEYS "/%s", self->env.site[0].name);
 	EXPECT_EQ(-ESPIPE, ff_pwrite(path, "1", 1, 1));
-	EXPECT_EQ(-EINVAL, ff_seek_write(path, "1", 1, 1));
 	EXPECT_EQ(0, ff_key_get(self->env.site[0].name));
-	EXPECT_EQ(-EINVAL, ff_seek_write(FF_KEYS "/all", "1", 1, 2));
-	EXPECT_EQ(0, ff_key_get("all"));
-	EXPECT_EQ(-EINVAL, ff_pwrite(FF_RESET, "1", 1, 1));
 
-	EXPECT_EQ(-EINVAL, ff_pwrite(FF_RESET, "", 0, 0));
-	EXPECT_EQ(-EINVAL, ff_pwrite(FF_RESET, "0", 1, 0));
-	EXPECT_EQ(-EINVAL, ff_pwrite(FF_RESET, "yes", 3, 0));
+	/* Count a hit, then reset */
+	ASSERT_EQ(0, ff_key_set("wait_get_key", true));
+	EXPECT_EQ(-EAGAIN, ff_ret(futex_wait(&f, 1, NULL, FUTEX_PRIVATE_FLAG)));
+	ASSERT_EQ(0, ff_site_get("wait_get_key", &site));
+	EXPECT_LE(1, site.hits);
+	EXPECT_EQ(0, site.injected);
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		const char *s = bad[i];
+
+		EXPECT_EQ(-EINVAL, ff_pwrite(FF_RESET, s, strlen(s), 0)) TH_LOG("\"%s\"", s);
+	}
 	EXPECT_EQ(-EFAULT, ff_pwrite(FF_RESET, (void *)8, 1, 0));
+	ASSERT_EQ(0, ff_site_get("wait_get_key", &site));
+	EXPECT_LE(1, site.hits);
+
 	EXPECT_EQ(2, ff_pwrite(FF_RESET, "1\n", 2, 0));
+	ASSERT_EQ(0, ff_site_get("wait_get_key", &site));
+	EXPECT_EQ(0, site.hits);
+	EXPECT_EQ(1, ff_pwrite(FF_RESET, "y", 1, 0));
+	EXPECT_EQ(2, ff_pwrite(FF_RESET, "on", 2, 0));
 }
 
 /* A value read in pieces is the one of the first read, even if it changes */
@@ -1726,7 +2016,7 @@ TEST_F(futex_fault_ctl, key_read_in_pieces)
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
 
-	ff_arm(_metadata, 1);
+	ff_start(_metadata, &self->env, 1);
 	ASSERT_EQ(0, ff_knob_set("probability", "0"));
 	ASSERT_EQ(0, ff_key_set("all", true));
 
@@ -1752,35 +2042,110 @@ TEST_F(futex_fault_ctl, unknown_site)
 }
 
 /*
- * A retry site that fails every time it is hit fails 3 times in a row, then
- * lets one pass through: the operation ends, as if nothing had happened.
- * Run in this thread: a concurrent hit of the site by another thread (even
- * one that is not picked to fail) would end the streak early.
+ * times bounds a retry loop exactly: wait_get_value fails 3 times, each
+ * time futex_wait_setup() reads the value with get_user() and tries again,
+ * and the 4th pass finds the value: FUTEX_WAIT returns as if nothing had
+ * happened.
  */
-TEST_F(futex_fault_ctl, retry_streak_ends)
+TEST_F(futex_fault_ctl, retry_times)
 {
+	const struct ff_case *c = &ff_cases[FF_CASE_wait_get_value];
+	struct ff_drive d = { 0 };
 	struct ff_events ev;
 	struct ff_site site;
-	struct ff_drive d = { 0 };
 	futex_t f = 0;
+	int i;
 
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
 
-	ff_start(_metadata, &self->env, -1);
-	ASSERT_EQ(0, ff_key_set("wait_get_value", true));
+	ff_start(_metadata, &self->env, 3);
+	ASSERT_EQ(0, ff_key_set(c->site, true));
 
+	/* In this thread, on a futex that is there: only the policy fails */
 	d.page = &f;
 	drive_wait(&d);
-	ASSERT_EQ(0, d.bug[0]) TH_LOG("%s", d.bug);
-	EXPECT_EQ(-EAGAIN, d.err);
+	ff_expect_outcome(_metadata, &c->normal, &d);
 
-	ASSERT_EQ(0, ff_site_get("wait_get_value", &site));
-	EXPECT_EQ(FF_MAX_STREAK, site.injected);
-	EXPECT_LE(FF_MAX_STREAK + 1, site.hits);
+	ASSERT_EQ(0, ff_site_get(c->site, &site));
+	EXPECT_EQ(3, site.injected);
+	EXPECT_EQ(4, site.hits);
+	EXPECT_EQ(0, ff_times());
 	ASSERT_EQ(0, ff_events_read(self->env.trace, &ev));
-	EXPECT_EQ(FF_MAX_STREAK, ev.nr);
-	EXPECT_EQ(FF_MAX_STREAK, ff_events_count(&ev, "wait_get_value"));
+	EXPECT_EQ(3, ev.nr);
+	EXPECT_EQ(3, ff_events_count(&ev, c->site));
+	for (i = 0; i < ev.nr && i < FF_MAX_EVENTS; i++)
+		EXPECT_TRUE(ff_func_in(ev.ev[i].func, c->func)) TH_LOG("%s", ev.ev[i].func);
+}
+
+/* Wait, a bounded time, for @pid to end.  Return: its pid, or 0 if it did not. */
+static pid_t ff_reap(pid_t pid, int *status)
+{
+	pid_t got = 0;
+	int i;
+
+	for (i = 0; i < FF_TIMEOUT_S * 1000 && !got; i++) {
+		got = waitpid(pid, status, WNOHANG);
+		if (!got)
+			usleep(1000);
+	}
+	return got;
+}
+
+/*
+ * A task kept in a retry loop by a policy without bound (times=-1) can be
+ * killed: once SIGKILL is pending, the retry site lets it go.
+ */
+TEST_F(futex_fault_ctl, retry_kill)
+{
+	const struct ff_case *c = &ff_cases[FF_CASE_wait_get_value];
+	struct ff_site site = { 0 };
+	bool looping = false;
+	int i, status = 0;
+	pid_t pid, got = 0;
+
+	if (!self->env.ready)
+		SKIP(return, "%s", self->env.why);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return,
+		     "needs 2 CPUs: on one, a task looping in a kernel without preemption starves the killer");
+
+	ff_start(_metadata, &self->env, -1);
+	ASSERT_EQ(0, ff_key_set(c->site, true));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		futex_t f = 0;
+
+		if (ff_write(FF_MAKE_IT_FAIL, "1"))
+			_exit(1);
+		futex_wait(&f, 1, NULL, FUTEX_PRIVATE_FLAG);
+		_exit(2);
+	}
+
+	/* No ASSERT until the child is reaped: it would be left looping */
+	for (i = 0; i < FF_TIMEOUT_S * 1000 && !looping && !got; i++) {
+		got = waitpid(pid, &status, WNOHANG);
+		looping = !ff_site_get(c->site, &site) && site.injected >= 1000;
+		if (!looping && !got)
+			usleep(1000);
+	}
+	if (!got) {
+		kill(pid, SIGKILL);
+		got = ff_reap(pid, &status);
+	}
+	if (!got) {
+		/* Not killable: switch the site off to let it out */
+		EXPECT_EQ(0, ff_key_set(c->site, false));
+		got = waitpid(pid, &status, 0);
+		EXPECT_TRUE(false) TH_LOG("the killed task stayed in the retry loop");
+	}
+	ASSERT_EQ(pid, got);
+	EXPECT_TRUE(looping) TH_LOG("the task did not loop at %s: %ld failures", c->site,
+				    site.injected);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+		TH_LOG("status %#x", status);
 }
 
 /* fail-nth picks the n-th hit of an enabled site in this thread, whatever the probability */
@@ -1812,15 +2177,20 @@ TEST_F(futex_fault_ctl, fail_nth)
 	ASSERT_EQ(0, ff_events_read(self->env.trace, &ev));
 	EXPECT_EQ(1, ev.nr);
 	EXPECT_EQ(1, ff_events_count(&ev, "wait_get_key"));
+	EXPECT_EQ(0, ev.ev[0].shared);
+	EXPECT_EQ((uintptr_t)&f, ev.ev[0].uaddr);
 }
 
-/* ignore-private spares private futexes: their hits count, nothing fails */
+/*
+ * ignore-private spares the futexes that the site knows to be private (op
+ * or waitv entry with FUTEX_PRIVATE_FLAG): their hits count, nothing fails.
+ */
 TEST_F(futex_fault_ctl, ignore_private)
 {
 	struct ff_drive d = { 0 };
 	struct ff_events ev;
 	struct ff_site site;
-	futex_t f = 0;
+	futex_t f[2] = { 0 };
 
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
@@ -1828,11 +2198,18 @@ TEST_F(futex_fault_ctl, ignore_private)
 	ff_start(_metadata, &self->env, 1);
 	ASSERT_EQ(0, ff_knob_set("ignore-private", "Y"));
 	ASSERT_EQ(0, ff_key_set("wait_get_key", true));
+	ASSERT_EQ(0, ff_key_set("waitv_get_key", true));
 
-	d.page = &f;
+	d.page = f;
 	drive_wait(&d);
 	EXPECT_EQ(-EAGAIN, d.err);
+	drive_waitv(&d);
+	EXPECT_EQ(-EAGAIN, d.err);
+	ASSERT_EQ(0, d.bug[0]) TH_LOG("%s", d.bug);
 	ASSERT_EQ(0, ff_site_get("wait_get_key", &site));
+	EXPECT_EQ(0, site.injected);
+	EXPECT_LE(1, site.hits);
+	ASSERT_EQ(0, ff_site_get("waitv_get_key", &site));
 	EXPECT_EQ(0, site.injected);
 	EXPECT_LE(1, site.hits);
 
@@ -1844,7 +2221,172 @@ TEST_F(futex_fault_ctl, ignore_private)
 
 	ASSERT_EQ(0, ff_events_read(self->env.trace, &ev));
 	EXPECT_EQ(1, ev.nr);
-	EXPECT_STREQ("WAIT", ev.ev[0].op);
+	EXPECT_STREQ("wait_get_key", ev.ev[0].site);
+	EXPECT_EQ(1, ev.ev[0].shared);
+}
+
+/*
+ * get_key_gup fails the pin for writing; a FUTEX_WAIT, which only reads,
+ * then takes the read-only fallback (get_key_gup_ro), which succeeds on a
+ * shared memory page: the failure does not show.
+ */
+TEST_F(futex_fault_ctl, gup_read_fallback)
+{
+	struct ff_site gup, gup_ro;
+	struct ff_events ev;
+	struct ff_drive d;
+
+	if (!self->env.ready)
+		SKIP(return, "%s", self->env.why);
+
+	ff_start(_metadata, &self->env, 1);
+	ASSERT_EQ(0, ff_key_set("get_key_gup", true));
+	ASSERT_EQ(0, ff_key_set("get_key_gup_ro", true));
+
+	ff_drive(_metadata, drive_wait_shmem, &d);
+	ASSERT_EQ(0, d.bug[0]) TH_LOG("%s", d.bug);
+	EXPECT_EQ(-EAGAIN, d.err);
+
+	ASSERT_EQ(0, ff_site_get("get_key_gup", &gup));
+	ASSERT_EQ(0, ff_site_get("get_key_gup_ro", &gup_ro));
+	EXPECT_EQ(1, gup.injected);
+	EXPECT_EQ(1, gup_ro.hits);
+	EXPECT_EQ(0, gup_ro.injected);
+	ASSERT_EQ(0, ff_events_read(self->env.trace, &ev));
+	EXPECT_EQ(1, ev.nr);
+	EXPECT_STREQ("get_key_gup", ev.ev[0].site);
+	EXPECT_STREQ("get_futex_key", ev.ev[0].func);
+}
+
+/* FUTEX_LOCK_PI of the free futex @f in this thread, under fail-nth=@nth.  Return: its result. */
+static int ff_lock_pi_nth(struct __test_metadata *_metadata, futex_t *f, const char *nth)
+{
+	char buf[16];
+	int ret;
+
+	ASSERT_EQ(0, ff_write(FF_FAIL_NTH, nth));
+	ret = ff_ret(futex_lock_pi(f, NULL, 0, FUTEX_PRIVATE_FLAG));
+	EXPECT_EQ(0, ff_read_line(FF_FAIL_NTH, buf, sizeof(buf)));
+	EXPECT_STREQ("0", buf);
+	if (!ret)
+		EXPECT_EQ(gettid(), ff_owner(f));
+	ff_unlock_pi(f);
+	return ret;
+}
+
+/* The one event of @site, at @func, in our trace instance; then clear it */
+static void ff_expect_one_event(struct __test_metadata *_metadata, struct ff_env *env,
+				const char *site, const char *func, int shared)
+{
+	struct ff_events ev;
+
+	ASSERT_EQ(0, ff_events_read(env->trace, &ev));
+	EXPECT_EQ(1, ev.nr);
+	EXPECT_STREQ(site, ev.ev[0].site);
+	EXPECT_STREQ("EFAULT", ev.ev[0].err);
+	EXPECT_STREQ(func, ev.ev[0].func);
+	EXPECT_EQ(shared, ev.ev[0].shared);
+	ASSERT_EQ(0, ff_trace_clear(env->trace));
+}
+
+/*
+ * A user who knows only the standard fault injection knobs, as syzkaller
+ * does (fail-nth, ignore-private), on the state of a fresh boot: the sites
+ * of fail_futex from before the sites had keys are enabled, and fail.
+ */
+TEST_F(futex_fault_ctl, standard_knobs)
+{
+	unsigned int i, nr = 0;
+	futex_t f = 0;
+
+	if (!self->env.ready)
+		SKIP(return, "%s", self->env.why);
+
+	/* The boot state: the default sites on, the fault_attr defaults */
+	ff_start(_metadata, &self->env, -1);
+	for (i = 0; i < FF_NR_CASES; i++) {
+		if (ff_cases[i].flags & FF_DEFAULT) {
+			ASSERT_EQ(0, ff_key_set(ff_cases[i].site, true));
+			nr++;
+		}
+	}
+	ASSERT_EQ(nr, ff_key_get("all"));
+	ASSERT_EQ(0, ff_knob_set("probability", "0"));
+	ASSERT_EQ(0, ff_knob_set("task-filter", "N"));
+
+	/* Fill this thread's pi_state cache: no allocation runs under fail-nth */
+	ASSERT_EQ(0, ff_lock_pi_nth(_metadata, &f, "0"));
+	ASSERT_EQ(0, ff_trace_clear(self->env.trace));
+
+	/* The first site FUTEX_LOCK_PI hits fails: the key */
+	EXPECT_EQ(-EFAULT, ff_lock_pi_nth(_metadata, &f, "1"));
+	ff_expect_one_event(_metadata, &self->env, "get_key_access", "get_futex_key", 0);
+
+	/* The second one: the read of the futex, which is faulted in and read again */
+	EXPECT_EQ(0, ff_lock_pi_nth(_metadata, &f, "2"));
+	ff_expect_one_event(_metadata, &self->env, "lock_pi_atomic_get_value",
+			    "futex_lock_pi_atomic", 1);
+
+	/* ignore-private spares the key of the private futex, not the PI sites */
+	ASSERT_EQ(0, ff_knob_set("ignore-private", "Y"));
+	EXPECT_EQ(0, ff_lock_pi_nth(_metadata, &f, "1"));
+	ff_expect_one_event(_metadata, &self->env, "lock_pi_atomic_get_value",
+			    "futex_lock_pi_atomic", 1);
+}
+
+/* Count the new /dev/kmsg records of @fd that hold @what */
+static int ff_kmsg_count(int fd, const char *what)
+{
+	char rec[8192];
+	ssize_t len;
+	int n = 0;
+
+	for (;;) {
+		len = read(fd, rec, sizeof(rec) - 1);
+		if (len < 0 && errno == EPIPE)
+			continue;
+		if (len <= 0)
+			break;
+		rec[len] = '\0';
+		n += !!strstr(rec, what);
+	}
+	return n;
+}
+
+/*
+ * verbose makes fail_futex print each failure, but not where interrupts
+ * are off (wake_pi_cmpxchg runs under pi_mutex.wait_lock): there the
+ * trace event is the only report.
+ */
+TEST_F(futex_fault_ctl, no_dump_irqs_off)
+{
+	static const char msg[] = "FAULT_INJECTION: forcing a failure";
+	struct ff_drive d;
+	int fd;
+
+	if (!self->env.ready)
+		SKIP(return, "%s", self->env.why);
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		SKIP(return, "no /dev/kmsg: %s", strerror(errno));
+
+	ff_start(_metadata, &self->env, 1);
+	ASSERT_EQ(0, ff_knob_set("verbose", "1"));
+	ASSERT_EQ(0, ff_key_set("wake_pi_cmpxchg", true));
+	ASSERT_LE(0, lseek(fd, 0, SEEK_END));
+	ff_drive(_metadata, drive_unlock_pi_handoff, &d);
+	ff_expect_outcome(_metadata, &ff_cases[FF_CASE_wake_pi_cmpxchg].faulted, &d);
+	EXPECT_EQ(0, ff_times());
+	EXPECT_EQ(0, ff_kmsg_count(fd, msg));
+
+	/* The same knobs print a failure with interrupts on */
+	ff_start(_metadata, &self->env, 1);
+	ASSERT_EQ(0, ff_knob_set("verbose", "1"));
+	ASSERT_EQ(0, ff_key_set("wait_get_key", true));
+	ff_drive(_metadata, drive_wait, &d);
+	ff_expect_outcome(_metadata, &ff_cases[FF_CASE_wait_get_key].faulted, &d);
+	EXPECT_EQ(1, ff_kmsg_count(fd, msg));
+	close(fd);
 }
 
 TEST_HARNESS_MAIN

@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -115,18 +116,22 @@ static int get_robust_list(int *err, unsigned int *state)
 	return 0;
 }
 
+/* The timeout of futex_time32(), whatever time_t the C library has */
+struct old_timespec32 {
+	int32_t tv_sec;
+	int32_t tv_nsec;
+};
+
 /* FUTEX_WAIT, with a 32-bit timeout, for a value the futex does not hold: -EAGAIN */
 static int futex_time32(int *err, unsigned int *state)
 {
-	struct timespec to = { .tv_sec = 10 };
+	struct old_timespec32 to = { .tv_sec = 10 };
 	futex_t f = 0;
 
-	/* Without _TIME_BITS=64, SYS_futex is the time32 system call */
-	if (sizeof(to.tv_sec) != 4)
-		return -1;
 	if (fail_me(1))
 		return -1;
-	*err = result(futex_wait(&f, 1, &to, FUTEX_PRIVATE_FLAG));
+	/* In a 32-bit task, __NR_futex is futex_time32 */
+	*err = result(syscall(__NR_futex, &f, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 1, &to, NULL, 0));
 	if (fail_me(0))
 		return -1;
 	*state = 0;
