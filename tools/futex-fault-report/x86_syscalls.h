@@ -10,10 +10,20 @@
 #ifndef FFR_X86_SYSCALLS_H
 #define FFR_X86_SYSCALLS_H
 
-#define X86_64_NR_EXIT		60
-#define X86_64_NR_FUTEX		202
-#define X86_64_NR_EXIT_GROUP	231
-#define I386_NR_FUTEX		240
-#define I386_NR_FUTEX_TIME64	422
+/*
+ * The numbers marked "traced" are the futex system calls a campaign
+ * records raw_syscalls events of: scripts/guest/campaign builds its
+ * trace-cmd filter from those lines, so this is their only list.
+ */
+#define X86_64_NR_EXIT			60
+#define X86_64_NR_FUTEX			202	/* traced */
+#define X86_64_NR_EXIT_GROUP		231
+#define X86_64_NR_SET_ROBUST_LIST	273	/* traced */
+#define X86_64_NR_GET_ROBUST_LIST	274	/* traced */
+#define X86_64_NR_FUTEX_WAITV		449	/* traced */
+#define I386_NR_FUTEX			240	/* traced */
+#define I386_NR_SET_ROBUST_LIST		311	/* traced */
+#define I386_NR_GET_ROBUST_LIST		312	/* traced */
+#define I386_NR_FUTEX_TIME64		422	/* traced */
 
 #endif /* FFR_X86_SYSCALLS_H */
