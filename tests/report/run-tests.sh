@@ -6,7 +6,7 @@
 # the kernel's interface v2, which every test runs on: the report's numbers
 # against the kernel's counters and gcov, the site locator, bad input, the
 # plugin in trace-cmd report, and the pages in headless Chromium; and
-# fixture-v1.tar.xz, recorded from interface v1 with its sources inside
+# fixture-v1.tar.xz, recorded from interface v1 (its sources are rebuilt from history)
 # (fixture/src), so that reading v1 results stays tested.
 #
 # usage: run-tests.sh TOOLDIR
@@ -536,6 +536,30 @@ rm -rf "$work/v1"
 mkdir -p "$work/v1"
 tar -C "$work/v1" -xJf "$here/fixture-v1.tar.xz" || { echo "Bail out! cannot unpack the v1 fixture"; exit 1; }
 fx1=$work/v1/fixture
+# Its sources are kernel code, which this repository does not hold: they
+# are rebuilt as the v1 kernel had them, from pristine 6.1 (the work tree's
+# "pristine" tag) and series v1 as this repository's history has it
+# (commit 8e18c88, the last one before v2), and must hash to the blobs its
+# sources.txt names.
+v1rev=8e18c88
+v1patch=patches/0001-futex-Make-every-failure-point-a-fault-site-with-its.patch
+mkdir -p "$fx1/src/kernel/futex"
+for f in Makefile core.c futex.h pi.c requeue.c syscalls.c waitwake.c; do
+	git -C "$tree" show "pristine:kernel/futex/$f" > "$fx1/src/kernel/futex/$f" 2>/dev/null ||
+		{ echo "Bail out! no pristine kernel/futex/$f in $tree (run make kernel)"; exit 1; }
+done
+git -C "$repo" show "$v1rev:$v1patch" > "$work/v1.patch" 2>/dev/null ||
+	{ echo "Bail out! this checkout's history lacks $v1rev (a shallow clone?): cannot rebuild the v1 sources"; exit 1; }
+(cd "$fx1/src" && git apply --include='kernel/futex/*' "$work/v1.patch") ||
+	{ echo "Bail out! series v1 does not apply to $tree's pristine kernel/futex"; exit 1; }
+for f in fault.c fault.h fault_sites.h; do
+	git -C "$repo" show "$v1rev:kernel/futex/$f" > "$fx1/src/kernel/futex/$f"
+done
+rm "$fx1/src/kernel/futex/Makefile"
+while read -r id f; do
+	[ "$(git hash-object "$fx1/src/$f")" = "$id" ] ||
+		{ echo "Bail out! the rebuilt v1 $f is not the blob $id of the v1 fixture's sources.txt"; exit 1; }
+done < "$fx1/sources.txt"
 if "$here/test_kernel_v2" "$src" "$fx" "$fx1" > "$work/v2.tap" 2>&1; then
 	ok "interface v2: $(grep -c '^ok' "$work/v2.tap") checks of the decoder, the plugin and the site locator"
 else
@@ -547,7 +571,8 @@ sed -e 's/^/# v2: /' "$work/v2.tap"
 
 # fixture-v1.tar.xz, recorded from the kernel's interface v1 (the site table
 # names file, line and function; futex_fault_inject has name, op and
-# caller), holds its sources in fixture/src: no kernel tree is needed
+# caller), with the sources rebuilt above in fixture/src: the reporter reads
+# them from the results directory, no --srctree
 if "$ffr" -q -o "$work/report-v1" "$fx1" 2>"$work/v1-err" &&
    [ "$(jq -r .kernel.srctree "$work/report-v1/report.json")" = "$fx1/src" ]; then
 	ok "v1: report on the v1 fixture, from its own sources"
