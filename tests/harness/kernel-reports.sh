@@ -32,7 +32,7 @@ ok $? "scripts/kernel-reports.txt is valid $(cat "$tmp/err")"
 make -s -C "$tool" kernel-reports.h &&
 	gcc -Wall -Wextra -Wno-unused-parameter -Werror -std=gnu11 -D_GNU_SOURCE -I"$tool" \
 		-o "$tmp/report-kinds" "$repo/tests/harness/report-kinds.c" "$tool/util.c" \
-		"$tool/msg.c" $(pkg-config --cflags --libs jansson) 2>"$tmp/err"
+		"$tool/messages.c" $(pkg-config --cflags --libs jansson) 2>"$tmp/err"
 ok $? "report-kinds builds from findings.c $(head -c 300 "$tmp/err")"
 
 # the clean baseline dmesg of the recorded fixture: no report
