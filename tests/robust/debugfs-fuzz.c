@@ -61,7 +61,6 @@
 #define FF_MAX_SITES	128
 #define FF_NAME_LEN	64
 #define FF_HUGE		(1 << 20)	/* the "huge" writes: 1 MiB */
-#define FF_KEY_MAX_LEN	2		/* longest write a key file takes: "0\n" */
 #define FF_ATTR_BUF	23		/* bytes simple_attr_write() parses */
 #define FF_BOOL_BUF	3		/* bytes kstrtobool_from_user() parses */
 #define FF_EXAMPLES	3		/* examples kept per note */
@@ -748,23 +747,29 @@ static bool ours(const struct target *t)
  * the two an input that is both gets is futex_fault_parse()'s order: the
  * offset and the length first, then the copy, then the bytes.
  */
+/*
+ * The key files and reset parse with kstrtobool_from_user(): the first
+ * FF_BOOL_BUF bytes at any position, -EINVAL for what kstrtobool() refuses
+ * (and for a false reset), the whole count otherwise.
+ */
 static struct expect expect_ours(const struct target *t, const struct wr *w)
 {
 	struct expect e = { .ret = -EINVAL };
+	char s[FF_BOOL_BUF + 1];
+	bool b;
 
-	if (w->pos || !w->len || w->len > FF_KEY_MAX_LEN)
-		return e;
-	if (!readable(w, w->len)) {
+	if (!readable(w, w->len < FF_BOOL_BUF ? w->len : FF_BOOL_BUF)) {
 		e.ret = -EFAULT;
 		return e;
 	}
-	if (w->len == 2 && w->buf[1] != '\n')
+	take(s, w, FF_BOOL_BUF);
+	if (emu_kstrtobool(s, &b))
 		return e;
-	if (w->buf[0] != '1' && (w->buf[0] != '0' || t->kind == K_RESET))
+	if (t->kind == K_RESET && !b)
 		return e;
 	e.ret = w->len;
 	e.effect = true;
-	e.val = w->buf[0] == '1';
+	e.val = b;
 	return e;
 }
 

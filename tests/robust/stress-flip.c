@@ -262,19 +262,49 @@ struct row {
 	long hits, injected;
 };
 
+/*
+ * The columns are found by the names of the "# name ..." header, so that
+ * both site tables read: "# name file line function errno enabled hits
+ * injected" (series v1) and "# name errno enabled hits injected call_site".
+ */
 static int read_table(struct row *r, int max)
 {
+	static const char * const want[] = { "name", "enabled", "hits", "injected" };
 	static char buf[64 * 1024];
-	char *line, *save;
-	int n = 0;
+	int col[4] = { -1, -1, -1, -1 };
+	char *line, *save, *tok, *save2;
+	int n = 0, i, c;
 
 	if (read_file(FF_SITES, buf, sizeof(buf)) < 0)
 		return -1;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (line[0] == '#')
+		if (line[0] == '#') {
+			c = 0;
+			for (tok = strtok_r(line + 1, " \t", &save2); tok;
+			     tok = strtok_r(NULL, " \t", &save2), c++)
+				for (i = 0; i < 4; i++)
+					if (!strcmp(tok, want[i]))
+						col[i] = c;
 			continue;
-		if (n == max || sscanf(line, "%63s %*s %*u %*s %*s %d %ld %ld", r[n].name,
-				       &r[n].enabled, &r[n].hits, &r[n].injected) != 4)
+		}
+		for (i = 0; i < 4; i++)
+			if (col[i] < 0)
+				return -1;
+		if (n == max)
+			return -1;
+		c = 0;
+		for (tok = strtok_r(line, " \t", &save2); tok;
+		     tok = strtok_r(NULL, " \t", &save2), c++) {
+			if (c == col[0])
+				snprintf(r[n].name, sizeof(r[n].name), "%s", tok);
+			else if (c == col[1])
+				r[n].enabled = atoi(tok);
+			else if (c == col[2])
+				r[n].hits = atol(tok);
+			else if (c == col[3])
+				r[n].injected = atol(tok);
+		}
+		if (c <= col[0] || c <= col[1] || c <= col[2] || c <= col[3])
 			return -1;
 		n++;
 	}
