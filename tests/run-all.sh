@@ -15,19 +15,28 @@ cd "$(dirname "$0")/.."
 [ -n "${FF_ISOLATED:-}" ] || exec tests/isolate "$0" "$@"
 echo "=== other checkouts hidden: $FF_ISOLATED"
 
+# usage: tests/run-all.sh [KERNEL...]   (default: $FF_KERNEL, or 6.1)
+# The suites of a kernel's build run for each kernel named, with FF_KERNEL
+# set; the others once, on the first.
+kernels=${*:-${FF_KERNEL:-6.1}}
+first=${kernels%% *}
+
 suites=(
-	"harness|tests/harness/run.sh"
+	"harness|FF_KERNEL=$first tests/harness/run.sh"
 	"kernel-report classifier against recorded splats|tests/harness/kernel-reports.sh"
 	"campaign ETA against recorded campaigns|tests/campaign/eta.sh"
 	"site tables read by column name|tests/harness/table.sh"
-	"futex selftests in the guest (with futex_fault)|scripts/ff selftests"
-	"zero cost of disabled sites|tests/zero-cost.sh"
-	"patch series, checkpatch --strict|scripts/ff series"
 )
 [ -f tools/futex-fault-report/Makefile ] &&
 	suites+=("futex-fault-report|make -C tools/futex-fault-report check")
-[ -x tests/campaign/run.sh ] &&
-	suites+=("reduced campaign end to end|tests/campaign/run.sh")
+for k in $kernels; do
+	suites+=(
+		"$k: futex selftests in the guest (with futex_fault)|FF_KERNEL=$k scripts/ff selftests"
+		"$k: zero cost of disabled sites|FF_KERNEL=$k tests/zero-cost.sh"
+		"$k: patch series, checkpatch --strict|FF_KERNEL=$k scripts/ff series"
+		"$k: reduced campaign end to end|FF_KERNEL=$k tests/campaign/run.sh"
+	)
+done
 
 pass=0
 fail=0

@@ -21,7 +21,8 @@
 set -eu
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-work=${FF_WORK:-$repo/build}
+FF_REPO=$repo . "$repo/scripts/kernel.sh"
+work=$FF_WORK
 tree=${FF_TREE:-$work/linux}
 zc=$work/zc
 out=$work/zero-cost.txt

@@ -15,7 +15,8 @@
 
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-work=${FF_WORK:-$repo/build}
+FF_REPO=$repo . "$repo/scripts/kernel.sh"
+work=$FF_WORK
 out=$work/campaign-test
 rm -rf "$out"
 

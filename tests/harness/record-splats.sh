@@ -26,7 +26,8 @@ set -eu
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 ff=$repo/scripts/ff
-work=$(realpath -m "${FF_WORK:-$repo/build}")
+FF_REPO=$repo . "$repo/scripts/kernel.sh"
+work=$(realpath -m "$FF_WORK")
 out=${1:-$repo/tests/harness/splats}
 export FF_OBJ=$work/obj-lkdtm FF_DEBUG=1 FF_FRAGMENTS=$repo/kernel/configs/ff-lkdtm.config
 runs=$work/record-splats

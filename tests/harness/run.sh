@@ -13,7 +13,8 @@ set -u
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 ff=$repo/scripts/ff
-work=${FF_WORK:-$repo/build}
+FF_REPO=$repo . "$repo/scripts/kernel.sh"
+work=$FF_WORK
 tmp=$(mktemp -d "$work/harness-test.XXXXXX")
 . "$repo/tests/tap.sh"
 # a failing test shows the tail of what its command printed
@@ -122,6 +123,26 @@ rc=$?
 [ $rc = 0 ] && grep -q "up to date" "$tmp/out" &&
 	[ "$(git -C "$work/linux" rev-parse HEAD)" = "$tree_head" ]
 ok $? "tree is idempotent: up to date, HEAD unchanged, $((SECONDS - t0)) s"
+
+# 7b. FF_SRC: a tree of one's own that a patch does not apply to: the error
+# names the patch, the file and the hunk, and the work tree is left at the
+# pristine source, with no stamp (nothing half-applied)
+own=$tmp/own
+git -C "$work/linux" worktree add -q --detach "$own/src" pristine
+sed -i 's/^__setup("fail_futex=", setup_fail_futex);$/__setup("fail_futex=", setup_fail_futex); \/\* local change \*\//' \
+	"$own/src/kernel/futex/core.c"
+first=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$FF_PATCHES/series" | head -n1)
+FF_SRC=$own/src FF_WORK=$own/work "$ff" tree >"$tmp/out" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -qF "$first does not apply" "$tmp/out" &&
+	grep -q "kernel/futex/core.c" "$tmp/out" && grep -q "the hunk: @@ " "$tmp/out" &&
+	[ "$(git -C "$own/work/linux" rev-parse HEAD)" = "$(git -C "$own/work/linux" rev-parse pristine)" ] &&
+	[ -z "$(git -C "$own/work/linux" status --porcelain --untracked-files=no)" ] &&
+	[ ! -e "$own/work/linux/.git/ff-applied" ] &&
+	git -C "$own/work/linux" show HEAD:kernel/futex/core.c | grep -q "local change"
+ok $? "FF_SRC=<own tree> that ${first%%-*} does not apply to: error names patch, file, hunk; tree back at its pristine source (rc=$rc)"
+git -C "$work/linux" worktree remove --force "$own/src"
+rm -rf "$own"
 
 # 8. isolate: from another clone, this checkout is hidden and the clone is not
 # (a git worktree whose repository is another checkout has its objects

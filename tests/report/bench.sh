@@ -14,8 +14,8 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 n=${1:-1100000}
-obj=${FF_OBJ:-$repo/build/obj}
-runs_dir=${FF_RUNS:-$repo/build/runs}
+obj=${FF_OBJ:-$repo/build/6.1/obj}
+runs_dir=${FF_RUNS:-$repo/build/6.1/runs}
 tool=${TOOLDIR:-$repo/tools/futex-fault-report}
 dir=$runs_dir/report-bench
 

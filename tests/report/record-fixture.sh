@@ -8,8 +8,8 @@
 #
 # usage: tests/report/record-fixture.sh [OUTDIR]
 #   OUTDIR   default tests/report/fixture
-#   FF_OBJ   kernel build directory (default build/obj)
-#   FF_TREE  kernel source tree (default build/linux)
+#   FF_OBJ   kernel build directory (default build/6.1/obj)
+#   FF_TREE  kernel source tree (default build/6.1/linux)
 #   SITES    the runs besides the baseline
 #
 # The fixture is stored as OUTDIR.tar.xz (the tests unpack it); its traces
@@ -24,9 +24,9 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 out=${1:-$here/fixture}
-obj=${FF_OBJ:-$repo/build/obj}
-tree=${FF_TREE:-$repo/build/linux}
-runs_dir=${FF_RUNS:-$repo/build/runs}
+obj=${FF_OBJ:-$repo/build/6.1/obj}
+tree=${FF_TREE:-$repo/build/6.1/linux}
+runs_dir=${FF_RUNS:-$repo/build/6.1/runs}
 SITES=${SITES:-"wait_get_value wake_op_atomic wait_get_key robust_fetch_next"}
 
 [ -f "$obj/arch/x86/boot/bzImage" ] || { echo "record-fixture: no kernel in $obj" >&2; exit 1; }
@@ -95,10 +95,10 @@ done
 # campaign.json names the trees relative to the checkout; a tree outside it
 # (FF_TREE=/elsewhere) would name a path of this machine, which means nothing
 # where the fixture is used: there the sources come from sources.txt's blobs
-# in the checkout's own build/linux, so that is what it says.
+# in the checkout's own build/6.1/linux, so that is what it says.
 case $tree in
 "$repo"/*)	srctree=${tree#"$repo"/} ;;
-*)		srctree=build/linux ;;
+*)		srctree=build/6.1/linux ;;
 esac
 
 runs=\"baseline\"

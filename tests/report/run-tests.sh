@@ -10,7 +10,7 @@
 # (fixture/src), so that reading v1 results stays tested.
 #
 # usage: run-tests.sh TOOLDIR
-#   FF_TREE     work tree holding fixture.tar.xz's source blobs (default build/linux)
+#   FF_TREE     work tree holding fixture.tar.xz's source blobs (default build/6.1/linux)
 #   CHROMIUM    browser (default /usr/bin/chromium); SKIP_BROWSER=1 skips it
 
 set -u
@@ -19,7 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 tool=${1:?usage: run-tests.sh TOOLDIR}
 ffr=$tool/futex-fault-report
-tree=${FF_TREE:-$repo/build/linux}
+tree=${FF_TREE:-$repo/build/6.1/linux}
 chromium=${CHROMIUM:-/usr/bin/chromium}
 
 n=0

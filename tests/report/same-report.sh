@@ -11,7 +11,7 @@
 # usage: tests/report/same-report.sh [TOOLDIR]
 #   TOOLDIR   built reporter to check (default tools/futex-fault-report)
 #   REF       git revision of the reference reporter (default: merge-base HEAD main)
-#   FF_TREE   work tree holding the fixture's source blobs (default build/linux)
+#   FF_TREE   work tree holding the fixture's source blobs (default build/6.1/linux)
 #
 # Exit status 0 when the two are the same, 1 when they differ (a diff is
 # printed), 2 when the check could not run.
@@ -22,7 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 tool=$(cd "${1:-$repo/tools/futex-fault-report}" && pwd)
 ref=${REF:-$(git -C "$repo" merge-base HEAD main)}
-tree=${FF_TREE:-$repo/build/linux}
+tree=${FF_TREE:-$repo/build/6.1/linux}
 
 die() { echo "same-report.sh: $*" >&2; exit 2; }
 

@@ -21,7 +21,8 @@
 
 set -u
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(realpath -m "${FF_WORK:-$repo/build}")
+FF_REPO=$repo . "$repo/scripts/kernel.sh"
+work=$(realpath -m "$FF_WORK")
 T=$work/robust-campaign
 C=$T/c
 SITES=get_robust_list_len,get_robust_list_head,robust_fetch_next,wake_op_atomic

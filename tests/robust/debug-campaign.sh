@@ -17,7 +17,8 @@
 
 set -u
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(realpath -m "${FF_WORK:-$repo/build}")
+FF_REPO=$repo . "$repo/scripts/kernel.sh"
+work=$(realpath -m "$FF_WORK")
 export FF_OBJ=$work/obj-debug
 # a debug guest is several times slower: give a run more time
 export CAMPAIGN_RUN_TIMEOUT=${CAMPAIGN_RUN_TIMEOUT:-600}

@@ -13,7 +13,7 @@
 #   FUZZ_OUT      corpora, logs, crashing inputs (default build/fuzz)
 #   FUZZ_TARGETS  the targets to run (default: fuzz_trace fuzz_gcov fuzz_report_json fuzz_plugin)
 #   FUZZ_RESULTS  campaign results for more seeds (default results/final, if there)
-#   FF_TREE       kernel work tree holding the fixture's sources (default build/linux)
+#   FF_TREE       kernel work tree holding the fixture's sources (default build/6.1/linux)
 #   FUZZ_CC       clang (default clang)
 
 set -eu
@@ -25,7 +25,7 @@ tool=$repo/tools/futex-fault-report
 out=${FUZZ_OUT:-$repo/build/fuzz}
 targets=${FUZZ_TARGETS:-fuzz_trace fuzz_gcov fuzz_report_json fuzz_plugin}
 results=${FUZZ_RESULTS:-$repo/results/final}
-tree=${FF_TREE:-$repo/build/linux}
+tree=${FF_TREE:-$repo/build/6.1/linux}
 
 case $secs in
 ''|*[!0-9]*) echo "usage: $0 [SECONDS_PER_TARGET]" >&2; exit 2 ;;

@@ -42,7 +42,8 @@ usage()
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
-work=${FF_WORK:-$repo/build}
+FF_REPO=$repo . "$repo/scripts/kernel.sh"
+work=$FF_WORK
 obj=${FF_OBJ:-$work/obj}
 case "$obj" in /*) ;; *) obj=$repo/$obj ;; esac
 export FF_OBJ=$obj

@@ -101,7 +101,7 @@ FF_CASE(waitv_copy, 0, drive_waitv,
 	.func = "futex_parse_waitv *sys_futex_waitv", .shared = 1,
 	.faulted = { -EFAULT }, .normal = { -EAGAIN })
 FF_CASE(waitv_get_timeout, 0, drive_waitv,
-	.func = "*sys_futex_waitv", .shared = 1,
+	.func = "futex2_setup_timeout *sys_futex_waitv", .shared = 1,
 	.faulted = { -EFAULT }, .normal = { -EAGAIN })
 FF_CASE(waitv_alloc, 0, drive_waitv,
 	.func = "*sys_futex_waitv", .shared = 1,
