@@ -10,75 +10,31 @@ usage: check_report.py json REPORT_DIR RESULTS_DIR GCNO_DIR SRCTREE
 Prints TAP lines; exit status 1 on any failure.
 """
 
-import glob
-import html.parser
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
-failed = 0
-count = 0
-
-
-def check(ok, what):
-    global failed, count
-    count += 1
-    print(("ok" if ok else "not ok") + " %d - %s" % (count, what))
-    if not ok:
-        failed += 1
-
-
-def table(path):
-    rows = {}
-    with open(path) as f:
-        cols = None
-        for line in f:
-            fields = line.split()
-            if not fields:
-                continue
-            if fields[0].startswith("#"):
-                cols = [c for c in " ".join(fields).lstrip("#").split()]
-                continue
-            rows[fields[0]] = dict(zip(cols, fields))
-    return rows
+from ffcheck import Numbers, check, gcov_files, main, table
 
 
 def gcov_lines(gcno_dir, gcda_dir, exclude=("fault.c",)):
     """(lines with a record, lines executed) over kernel/futex/*, by gcov -j."""
-    tmp = tempfile.mkdtemp()
-    try:
-        objs = []
-        for g in sorted(glob.glob(os.path.join(gcno_dir, "*.gcno"))):
-            base = os.path.basename(g)[:-5]
-            shutil.copy(g, tmp)
-            d = os.path.join(gcda_dir, base + ".gcda")
-            if os.path.exists(d):
-                shutil.copy(d, tmp)
-            objs.append(base + ".c")
-        out = subprocess.run(["gcov", "-t", "-j", "-b", "-o", "."] + objs, cwd=tmp,
-                             capture_output=True, text=True, check=True).stdout
-    finally:
-        shutil.rmtree(tmp)
     lines = {}
-    for doc in out.splitlines():
-        if not doc.strip():
+    for f in gcov_files(gcno_dir, gcda_dir, ["-b"]):
+        # gcov resolves "kernel/futex/../locking/x.h" only where that
+        # path exists: normalise it here, so that the result does not
+        # depend on the machine, and count the files directly in
+        # kernel/futex/ as the reporter does
+        name = os.path.normpath(f["file"])
+        if not re.search(r"(^|/)kernel/futex/[^/]+$", name) or \
+           os.path.basename(name) in exclude:
             continue
-        for f in json.loads(doc)["files"]:
-            # gcov resolves "kernel/futex/../locking/x.h" only where that
-            # path exists: normalise it here, so that the result does not
-            # depend on the machine, and count the files directly in
-            # kernel/futex/ as the reporter does
-            name = os.path.normpath(f["file"])
-            if not re.search(r"(^|/)kernel/futex/[^/]+$", name) or \
-               os.path.basename(name) in exclude:
-                continue
-            for ln in f["lines"]:
-                key = (os.path.basename(name), ln["line_number"])
-                lines[key] = lines.get(key, 0) + ln["count"]
+        for ln in f["lines"]:
+            key = (os.path.basename(name), ln["line_number"])
+            lines[key] = lines.get(key, 0) + ln["count"]
     return len(lines), sum(1 for v in lines.values() if v > 0)
 
 
@@ -144,41 +100,6 @@ def check_json(report_dir, results, gcno_dir, srctree):
               "lcov --summary reads campaign.info")
 
 
-class Numbers(html.parser.HTMLParser):
-    """data-k values, and per site row (data-site) its data-k cells."""
-
-    def __init__(self):
-        super().__init__()
-        self.values = {}
-        self.sites = {}
-        self.files = {}
-        self.key = None
-        self.row = None
-        self.text = ""
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "tr" and "data-site" in a:
-            self.row = self.sites.setdefault(a["data-site"], {})
-        elif tag == "tr" and "data-file" in a:
-            self.row = self.files.setdefault(a["data-file"], {})
-        elif tag == "tr":
-            self.row = None
-        if "data-k" in a:
-            self.key = a["data-k"]
-            self.text = ""
-
-    def handle_data(self, data):
-        if self.key is not None:
-            self.text += data
-
-    def handle_endtag(self, tag):
-        if self.key is not None and tag in ("span", "td"):
-            target = self.row if self.row is not None else self.values
-            target[self.key] = int(self.text.strip())
-            self.key = None
-
-
 def check_html(report_dir, index_dom, file_dom):
     rep = json.load(open(os.path.join(report_dir, "report.json")))
     p = Numbers()
@@ -231,16 +152,5 @@ def check_html(report_dir, index_dom, file_dom):
               "index.html file row %s lines.campaign = %s" % (e["file"], row.get("lines.campaign")))
 
 
-def main():
-    if len(sys.argv) == 6 and sys.argv[1] == "json":
-        check_json(*sys.argv[2:])
-    elif len(sys.argv) == 5 and sys.argv[1] == "html":
-        check_html(*sys.argv[2:])
-    else:
-        print(__doc__, file=sys.stderr)
-        return 2
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(__doc__, {"json": check_json, "html": check_html}))

@@ -19,8 +19,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 tool=${1:?usage: run-tests.sh TOOLDIR}
 ffr=$tool/futex-fault-report
-tree=${FF_TREE:-$repo/build/6.1/linux}
-chromium=${CHROMIUM:-/usr/bin/chromium}
 
 n=0
 fail=0
@@ -31,22 +29,15 @@ skip()   { n=$((n + 1)); echo "ok $n - # SKIP $*"; }
 work=$(mktemp -d /tmp/ffr-test.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-tar -C "$work" -xJf "$here/fixture.tar.xz" || { echo "Bail out! cannot unpack the fixture"; exit 1; }
+. "$here/fixtures.sh"
+. "$here/chromium.sh"
+
+fixture_unpack "$here/fixture.tar.xz" "$work"
 fx=$work/fixture
 
 # the fixture's sources, from the kernel work tree's object store
 src=$work/src
-mkdir -p "$src/kernel/futex"
-have_src=1
-while read -r id f; do
-	git -C "$tree" cat-file blob "$id" > "$src/$f" 2>/dev/null || { have_src=0; break; }
-done < "$fx/sources.txt"
-if [ $have_src = 0 ]; then
-	echo "# the fixture's sources are not in $tree's git objects:"
-	echo "# rerun tests/report/record-fixture.sh (needs a built kernel)"
-	echo "Bail out! the fixture no longer matches the kernel sources"
-	exit 1
-fi
+fixture_v2_sources "$fx" "$src"
 
 report()
 {
@@ -532,34 +523,10 @@ fi
 # the decoder and the plugin on the recorded v2 traces, the site locator's
 # edge cases on copies of the fixture's sources (test_kernel_v2.c); the v1
 # fixture's traces say which op each site's workload call was
-rm -rf "$work/v1"
-mkdir -p "$work/v1"
-tar -C "$work/v1" -xJf "$here/fixture-v1.tar.xz" || { echo "Bail out! cannot unpack the v1 fixture"; exit 1; }
+fixture_unpack "$here/fixture-v1.tar.xz" "$work/v1"
 fx1=$work/v1/fixture
-# Its sources are kernel code, which this repository does not hold: they
-# are rebuilt as the v1 kernel had them, from pristine 6.1 (the work tree's
-# "pristine" tag) and series v1 as this repository's history has it
-# (commit 8e18c88, the last one before v2), and must hash to the blobs its
-# sources.txt names.
-v1rev=8e18c88
-v1patch=patches/0001-futex-Make-every-failure-point-a-fault-site-with-its.patch
-mkdir -p "$fx1/src/kernel/futex"
-for f in Makefile core.c futex.h pi.c requeue.c syscalls.c waitwake.c; do
-	git -C "$tree" show "pristine:kernel/futex/$f" > "$fx1/src/kernel/futex/$f" 2>/dev/null ||
-		{ echo "Bail out! no pristine kernel/futex/$f in $tree (run make kernel)"; exit 1; }
-done
-git -C "$repo" show "$v1rev:$v1patch" > "$work/v1.patch" 2>/dev/null ||
-	{ echo "Bail out! this checkout's history lacks $v1rev (a shallow clone?): cannot rebuild the v1 sources"; exit 1; }
-(cd "$fx1/src" && git apply --include='kernel/futex/*' "$work/v1.patch") ||
-	{ echo "Bail out! series v1 does not apply to $tree's pristine kernel/futex"; exit 1; }
-for f in fault.c fault.h fault_sites.h; do
-	git -C "$repo" show "$v1rev:kernel/futex/$f" > "$fx1/src/kernel/futex/$f"
-done
-rm "$fx1/src/kernel/futex/Makefile"
-while read -r id f; do
-	[ "$(git hash-object "$fx1/src/$f")" = "$id" ] ||
-		{ echo "Bail out! the rebuilt v1 $f is not the blob $id of the v1 fixture's sources.txt"; exit 1; }
-done < "$fx1/sources.txt"
+# its sources rebuilt from the pristine tree and series v1 (fixtures.sh)
+fixture_v1_sources "$fx1"
 if "$here/test_kernel_v2" "$src" "$fx" "$fx1" > "$work/v2.tap" 2>&1; then
 	ok "interface v2: $(grep -c '^ok' "$work/v2.tap") checks of the decoder, the plugin and the site locator"
 else
@@ -618,17 +585,11 @@ fi
 
 # ------------------------------------------------------------ the pages in a browser
 
-if [ -n "${SKIP_BROWSER:-}" ] || [ ! -x "$chromium" ]; then
-	skip "headless Chromium not available"
+if why=$(chromium_skip); then
+	skip "headless Chromium: $why"
 else
-	dom()
-	{
-		timeout 90 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run \
-			--disable-background-networking --disable-component-update --disable-sync \
-			--user-data-dir="$work/chromium" --dump-dom "file://$1" 2>/dev/null
-	}
-	dom "$work/report/index.html" > "$work/index.html.dom"
-	dom "$work/report/files/waitwake.c.html" > "$work/waitwake.c.html.dom"
+	chromium_dom "$work/report/index.html" /dev/null > "$work/index.html.dom"
+	chromium_dom "$work/report/files/waitwake.c.html" /dev/null > "$work/waitwake.c.html.dom"
 	python3 "$here/check_report.py" html "$work/report" "$work/index.html.dom" \
 		"$work/waitwake.c.html.dom" > "$work/tap" 2>&1
 	while read -r l; do echo "# html: $l"; done < "$work/tap"

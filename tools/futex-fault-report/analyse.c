@@ -21,6 +21,16 @@ static bool ep_line(const struct srcfile *f, int ln)
 	return ln <= f->nlines && f->errpath && (f->errpath[ln] & EP_ERROR) && !(f->errpath[ln] & EP_TEST);
 }
 
+bool srcfile_code_line(const struct srcfile *f, int ln)
+{
+	return ln >= 1 && ln <= f->maxline && f->has[ln];
+}
+
+bool srcfile_error_line(const struct srcfile *f, int ln)
+{
+	return ep_line(f, ln);
+}
+
 static bool ep_branch_line(const struct srcfile *f, int ln)
 {
 	return ln <= f->nlines && f->errpath && (f->errpath[ln] & (EP_ERROR | EP_TEST));

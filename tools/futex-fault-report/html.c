@@ -9,8 +9,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report.h"
+#include "compare.h"
 #include "findings.h"
+#include "report.h"
+#include "svg.h"
 #include "util.h"
 
 static const char css[] =
@@ -58,11 +60,51 @@ static const char sort_js[] =
 "});\n"
 "</script>\n";
 
-static void head(FILE *f, const char *title)
+void html_sort_script(FILE *f)
+{
+	fputs(sort_js, f);
+}
+
+void html_head(FILE *f, const char *title, const char *page_css)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>", f);
 	html_escape(f, title);
-	fprintf(f, "</title>\n<style>\n%s</style></head><body>\n", css);
+	fprintf(f, "</title>\n<style>\n%s%s</style></head><body>\n", css, page_css ? page_css : "");
+}
+
+/* dir/name, the index or the i-th page; -1 after an error naming it */
+static int page_write(const char *dir, const char *name, const struct html_pages *p, size_t i,
+		      bool index)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f) {
+		ret = ffr_error(path, "%s", strerror(errno));
+	} else {
+		if (index)
+			p->write_index(p->ctx, f);
+		else
+			p->write_page(p->ctx, i, f);
+		ret = output_close(f, path);
+	}
+	free(path);
+	return ret;
+}
+
+int html_write_pages(const char *dir, const struct html_pages *p)
+{
+	char *path = xasprintf("%s/files", dir);
+	size_t i;
+	int ret = 0;
+
+	if (mkdir(path, 0755) && errno != EEXIST)
+		ret = ffr_error(path, "%s", strerror(errno));
+	free(path);
+	for (i = 0; !ret && i < p->npages; i++)
+		ret = page_write(dir, p->page(p->ctx, i), p, i, false);
+	return ret ? ret : page_write(dir, "index.html", p, 0, true);
 }
 
 static double pct(size_t a, size_t b)
@@ -70,8 +112,7 @@ static double pct(size_t a, size_t b)
 	return b ? 100.0 * a / b : 0.0;
 }
 
-/* a number a test can find */
-static void num(FILE *f, const char *key, unsigned long long v)
+void html_num(FILE *f, const char *key, unsigned long long v)
 {
 	fprintf(f, "<span data-k=\"%s\">%llu</span>", key, v);
 }
@@ -84,13 +125,13 @@ static void card_tally(FILE *f, const char *title, const char *key, const struct
 		pct(t->baseline, t->total), pct(t->campaign, t->total));
 	fputs("baseline ", f);
 	snprintf(k, sizeof(k), "%s.baseline", key);
-	num(f, k, t->baseline);
+	html_num(f, k, t->baseline);
 	fputs(", campaign ", f);
 	snprintf(k, sizeof(k), "%s.campaign", key);
-	num(f, k, t->campaign);
+	html_num(f, k, t->campaign);
 	fputs(" of ", f);
 	snprintf(k, sizeof(k), "%s.total", key);
-	num(f, k, t->total);
+	html_num(f, k, t->total);
 	fputs("</div>\n", f);
 }
 
@@ -160,15 +201,15 @@ static void findings_section(const struct report *r, FILE *f)
 	fputs("<h2 id=\"findings\">Kernel reports (findings)</h2>\n", f);
 	if (!fs || !fs->n) {
 		fputs("<p class=\"ok\">No kernel report in ", f);
-		num(f, "runs_scanned", r->nruns);
+		html_num(f, "runs_scanned", r->nruns);
 		fputs(" runs (none crashed or hung; no WARNING, BUG, oops, lockdep, kmemleak report in their logs). Findings: <span data-k=\"findings\">0</span>.</p>\n",
 		      f);
 		return;
 	}
 	fputs("<p>Runs that crashed or hung, or whose kernel log holds a kernel report: ", f);
-	num(f, "findings", fs->n);
+	html_num(f, "findings", fs->n);
 	fputs(" of ", f);
-	num(f, "runs_scanned", r->nruns);
+	html_num(f, "runs_scanned", r->nruns);
 	fputs(" runs. <i>baseline clean</i>: the baseline run (the same workloads, no injection) has no kernel report in its logs",
 	      f);
 	if (fs->nbase) {
@@ -242,17 +283,97 @@ static void findings_section(const struct report *r, FILE *f)
 	fputs("</tbody></table>\n", f);
 }
 
-static int write_index(const struct report *r, const char *path)
+static const enum svg_style oc_styles[OC_NR] = {
+	[OC_RECOVERED] = SVG_GOOD, [OC_ERROR] = SVG_BAD, [OC_EXIT] = SVG_OTHER,
+	[OC_NORETURN] = SVG_WORST, [OC_UNKNOWN] = SVG_WARN,
+};
+
+const struct svg_chart html_outcome_chart = {
+	.id = "chart-outcomes",
+	.title = "Outcomes of the injected faults, per site",
+	.desc = "One bar a site that fired, its faults split by outcome: recovered, error, exit, noreturn, unknown; the numbers follow each bar.",
+	.seg_names = oc_names, .seg_styles = oc_styles, .nseg = OC_NR, .shares = true,
+};
+
+static const char *const cov_names[] = { "covered", "not covered" };
+static const enum svg_style cov_styles[] = { SVG_GOOD, SVG_NONE };
+
+const struct svg_chart html_coverage_chart = {
+	.id = "chart-coverage",
+	.title = "Error-path lines covered, per file",
+	.desc = "Two bars a file, the share of its error-path lines that ran; the counts follow each bar.",
+	.seg_names = cov_names, .seg_styles = cov_styles, .nseg = 2, .shares = true,
+};
+
+void html_outcome_bar(struct svg_bar *b, const char *label, const char *sub,
+		      const struct site_counts *c)
 {
+	int k;
+
+	memset(b, 0, sizeof(*b));
+	b->label = label;
+	b->sub = sub;
+	for (k = 0; k < OC_NR; k++)
+		b->v[k] = c ? c->oc[k] : 0;
+	if (!c)
+		snprintf(b->note, sizeof(b->note), "absent");
+	else
+		snprintf(b->note, sizeof(b->note), "%llu: R%llu E%llu X%llu N%llu U%llu", c->fired,
+			 c->oc[OC_RECOVERED], c->oc[OC_ERROR], c->oc[OC_EXIT], c->oc[OC_NORETURN],
+			 c->oc[OC_UNKNOWN]);
+}
+
+void html_coverage_bar(struct svg_bar *b, const char *label, const char *sub,
+		       const struct tally *t, bool baseline)
+{
+	size_t hit;
+
+	memset(b, 0, sizeof(*b));
+	b->label = label;
+	b->sub = sub;
+	if (!t) {
+		snprintf(b->note, sizeof(b->note), "absent");
+		return;
+	}
+	hit = baseline ? t->baseline : t->campaign;
+	b->v[0] = hit;
+	b->v[1] = t->total - hit;
+	snprintf(b->note, sizeof(b->note), "%zu / %zu (%.1f%%)", hit, t->total, pct(hit, t->total));
+}
+
+/* outcomes per site and error-path coverage per file */
+static void charts(const struct report *r, FILE *f)
+{
+	struct svg_bar *bars = xcalloc(r->nsites + 2 * r->nfiles + 1, sizeof(*bars));
+	size_t i, n = 0;
+
+	fputs("<h2 id=\"charts\">Charts</h2>\n<p>R recovered, E error, X exit, N noreturn, U unknown. Hover a bar segment for its count.</p>\n", f);
+	for (i = 0; i < r->nsites; i++)
+		if (r->sites[i].counts.fired)
+			html_outcome_bar(&bars[n++], r->sites[i].name, NULL, &r->sites[i].counts);
+	if (n)
+		svg_bars(f, &html_outcome_chart, bars, n);
+	else
+		fputs("<p>No site fired.</p>\n", f);
+	for (i = 0, n = 0; i < r->nfiles; i++) {
+		const struct tally *t = &r->files[i].totals.error_lines;
+		const char *base = strrchr(r->files[i].rel, '/');
+
+		html_coverage_bar(&bars[n++], base ? base + 1 : r->files[i].rel, "baseline", t, true);
+		html_coverage_bar(&bars[n++], NULL, "campaign", t, false);
+	}
+	svg_bars(f, &html_coverage_chart, bars, n);
+	free(bars);
+}
+
+static void write_index(const void *ctx, FILE *f)
+{
+	const struct report *r = ctx;
 	const struct totals *t = &r->totals;
 	size_t i, k;
-	FILE *f;
 	int o;
 
-	f = fopen(path, "w");
-	if (!f)
-		return ffr_error(path, "%s", strerror(errno));
-	head(f, "futex-fault report");
+	html_head(f, "futex-fault report", NULL);
 	fputs("<h1>futex-fault report</h1>\n<div class=\"sub\">kernel ", f);
 	html_escape(f, r->kversion);
 	fputs(" &middot; results <code>", f);
@@ -261,30 +382,31 @@ static int write_index(const struct report *r, const char *path)
 		r->events);
 
 	fputs("<div class=\"cards\">\n<div class=\"card\"><small>sites fired</small><b>", f);
-	num(f, "sites_fired", r->sites_fired);
+	html_num(f, "sites_fired", r->sites_fired);
 	fputs(" / ", f);
-	num(f, "sites_total", r->nsites);
+	html_num(f, "sites_total", r->nsites);
 	fputs("</b>injected faults: ", f);
-	num(f, "injected", r->injected);
+	html_num(f, "injected", r->injected);
 	fputs("</div>\n", f);
 	card_tally(f, "error-path lines", "error_paths.lines", &t->error_lines);
 	card_tally(f, "error-path branches", "error_paths.branches", &t->error_branches);
 	card_tally(f, "lines", "coverage.lines", &t->lines);
 	card_tally(f, "branches", "coverage.branches", &t->branches);
 	fputs("<div class=\"card\"><small>error-path lines never run</small><b>", f);
-	num(f, "error_paths.lines_never", t->error_lines_never);
+	html_num(f, "error_paths.lines_never", t->error_lines_never);
 	fputs("</b>only under injection: ", f);
-	num(f, "error_paths.lines_injection_only", t->error_lines_injection_only);
+	html_num(f, "error_paths.lines_injection_only", t->error_lines_injection_only);
 	fputs("</div>\n<div class=\"card\"><small>outcomes of injected faults</small><br>", f);
 	for (o = 0; o < OC_NR; o++) {
 		char key[64];
 
 		snprintf(key, sizeof(key), "outcomes.%s", oc_names[o]);
 		fprintf(f, "%s%s ", o ? ", " : "", oc_names[o]);
-		num(f, key, r->outcomes[o]);
+		html_num(f, key, r->outcomes[o]);
 	}
 	fputs("</div>\n</div>\n", f);
 	findings_section(r, f);
+	charts(r, f);
 
 	fputs("<h2>Sites</h2>\n<p>Click a heading to sort. <i>recovered</i>: the system call then succeeded; <i>error</i>: it returned an error to user space; <i>exit</i>: raised in exit or outside a system call (robust-list walk); <i>noreturn</i>: the call never returned; <i>rec. lines</i>: lines that ran in the site's run and not in the baseline.</p>\n",
 	      f);
@@ -347,9 +469,8 @@ static int write_index(const struct report *r, const char *path)
 	fputs("</tbody></table>\n", f);
 	fprintf(f, "<p class=\"sub\">Generated by futex-fault-report %s. Error paths are defined in the reporter's README (\"Error paths\"). Machine-readable: <a href=\"report.json\">report.json</a>, lcov: <a href=\"campaign.info\">campaign.info</a>, <a href=\"baseline.info\">baseline.info</a>.</p>\n",
 		FFR_VERSION);
-	fputs(sort_js, f);
+	html_sort_script(f);
 	fputs("</body></html>\n", f);
-	return output_close(f, path);
 }
 
 static const char *const line_classes[] = {
@@ -370,18 +491,15 @@ static void site_link(FILE *f, const struct site *s, bool flag)
 	fputs("</a>", f);
 }
 
-static int write_file_page(const struct report *r, int fi, const char *path)
+static void write_file_page(const void *ctx, size_t fi, FILE *f)
 {
+	const struct report *r = ctx;
 	const struct srcfile *sf = &r->files[fi];
 	const struct totals *t = &sf->totals;
 	size_t i;
-	FILE *f;
 	int ln;
 
-	f = fopen(path, "w");
-	if (!f)
-		return ffr_error(path, "%s", strerror(errno));
-	head(f, sf->rel);
+	html_head(f, sf->rel, NULL);
 	fputs("<p><a href=\"../index.html\">&larr; summary</a></p>\n<h1>", f);
 	html_escape(f, sf->rel);
 	fputs("</h1>\n<div class=\"cards\">\n", f);
@@ -415,30 +533,24 @@ static int write_file_page(const struct report *r, int fi, const char *path)
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table>\n</body></html>\n", f);
-	return output_close(f, path);
+}
+
+static const char *file_page(const void *ctx, size_t i)
+{
+	const struct report *r = ctx;
+
+	return r->files[i].page;
 }
 
 int write_html(const struct report *r, const char *dir)
 {
-	char *path = xasprintf("%s/files", dir);
-	size_t i;
-	int ret;
+	const struct html_pages pages = {
+		.ctx = r,
+		.npages = r->nfiles,
+		.page = file_page,
+		.write_page = write_file_page,
+		.write_index = write_index,
+	};
 
-	if (mkdir(path, 0755) && errno != EEXIST) {
-		ret = ffr_error(path, "%s", strerror(errno));
-		free(path);
-		return ret;
-	}
-	free(path);
-	for (i = 0; i < r->nfiles; i++) {
-		path = xasprintf("%s/%s", dir, r->files[i].page);
-		ret = write_file_page(r, i, path);
-		free(path);
-		if (ret)
-			return ret;
-	}
-	path = xasprintf("%s/index.html", dir);
-	ret = write_index(r, path);
-	free(path);
-	return ret;
+	return html_write_pages(dir, &pages);
 }

@@ -9,13 +9,17 @@
  * (report_json.c), lcov tracefiles (lcov.c) and a terminal summary
  * (summary.c).  The files appear only once all of them are written
  * (output_swap.c), and a crash leaves no half-made report (crash_guard.c).
+ * --compare reads two results directories the same way and compares them
+ * (compare.c).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "report.h"
 #include "util.h"
 
@@ -34,7 +38,7 @@ static char *make_tmp(const char *base)
  * when there is one (removing its few hundred small files from a busy disk
  * takes 0.2 s), else /tmp.
  */
-static char *scratch_dir(void)
+char *scratch_dir(void)
 {
 	const char *tmp = getenv("TMPDIR");
 	char *dir;
@@ -75,11 +79,92 @@ static int parse_only(int argc, char **argv)
 	return 0;
 }
 
+int results_analyse(struct report *r)
+{
+	double t0 = now(), t1;
+
+	if (results_load(r) || trace_read_runs(r))
+		return -1;
+	t1 = now();
+	r->trace_seconds = t1 - t0;
+	return cov_load(r) || analyse(r) ? -1 : 0;
+}
+
+/* one side of --compare: the options of the command line, its own results and scratch */
+static struct report *compare_side(const struct report *opts, const char *arg, const char *tmp,
+				   const char *name)
+{
+	struct report *r = xcalloc(1, sizeof(*r));
+
+	*r = *opts;
+	r->objtree = opts->objtree ? xstrdup(opts->objtree) : NULL;
+	r->srctree = opts->srctree ? xstrdup(opts->srctree) : NULL;
+	r->results = cmp_results_dir(arg);
+	if (!r->results)
+		return NULL;
+	r->tmpdir = xasprintf("%s/%s", tmp, name);
+	if (mkdir(r->tmpdir, 0700)) {
+		ffr_error(r->tmpdir, "%s", strerror(errno));
+		return NULL;
+	}
+	return results_analyse(r) ? NULL : r;
+}
+
+static int compare_mode(struct report *opts, struct options *o)
+{
+	struct compare c = { 0 };
+	double t0 = now();
+	char *tmp;
+	bool child;
+	int ret;
+
+	c.old_arg = o->args[0];
+	c.new_arg = o->args[1];
+	c.fail_on = o->fail_on;
+	c.quiet = opts->quiet;
+	/* -o, else beside NEW; known before the child is made, so that it can clean up */
+	if (opts->outdir) {
+		c.outdir = opts->outdir;
+	} else {
+		char *res = cmp_results_dir(c.new_arg);
+
+		if (!res)
+			return CMP_EXIT_ERROR;
+		c.outdir = cmp_default_outdir(c.new_arg, res);
+		free(res);
+	}
+	tmp = scratch_dir();
+	if (!tmp)
+		return CMP_EXIT_ERROR;
+	ret = ffr_supervise(c.outdir, tmp, &child);
+	if (!child)
+		return ret;
+	ffr_guard_install();
+	ret = CMP_EXIT_ERROR;
+	c.old = compare_side(opts, c.old_arg, tmp, "old");
+	if (!c.old)
+		goto out;
+	c.new = compare_side(opts, c.new_arg, tmp, "new");
+	if (!c.new || compare_analyse(&c))
+		goto out;
+	c.seconds = now() - t0;
+	if (compare_write(&c))
+		goto out;
+	if (!c.quiet) {
+		compare_print_summary(&c, stdout);
+		printf("\n  compare: %s/index.html  (%.2f s)\n", c.outdir, now() - t0);
+	}
+	ret = c.failing ? CMP_EXIT_REGRESSION : CMP_EXIT_OK;
+out:
+	ffr_rm_rf(tmp);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct report r = { 0 };
 	struct options o;
-	double t0 = now(), t1;
+	double t0 = now();
 	bool child;
 	int ret;
 
@@ -90,6 +175,8 @@ int main(int argc, char **argv)
 		ffr_guard_install();
 		return parse_only(o.nargs, o.args);
 	}
+	if (o.compare)
+		return compare_mode(&r, &o);
 
 	r.tmpdir = scratch_dir();
 	if (!r.tmpdir)
@@ -99,11 +186,7 @@ int main(int argc, char **argv)
 		return ret;
 	ret = 1;
 	ffr_guard_install();
-	if (results_load(&r) || trace_read_runs(&r))
-		goto out;
-	t1 = now();
-	r.trace_seconds = t1 - t0;
-	if (cov_load(&r) || analyse(&r))
+	if (results_analyse(&r))
 		goto out;
 	if (write_report(&r))
 		goto out;

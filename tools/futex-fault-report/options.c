@@ -1,25 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The command line: options into struct report, the mode (a report on a
- * results directory, or --parse on traces) into struct options.
+ * results directory, --compare of two, or --parse on traces) into struct
+ * options.
  */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "report.h"
 #include "util.h"
 
 static void usage(FILE *f)
 {
 	fputs("usage: futex-fault-report [options] RESULTS\n"
+	      "       futex-fault-report --compare [--fail-on LIST] [options] OLD NEW\n"
 	      "       futex-fault-report --parse TRACE.dat...\n"
 	      "\n"
 	      "Report which futex error paths a fault-injection campaign exercised.\n"
 	      "RESULTS is a campaign results directory (docs/results-layout.md).\n"
 	      "\n"
-	      "  -o, --output DIR     where to write the report (default RESULTS/report);\n"
+	      "  -o, --output DIR     where to write the report (default RESULTS/report),\n"
+	      "                       with --compare the comparison (default NEW/compare);\n"
 	      "                       replaced as a whole, only once complete\n"
 	      "      --objtree DIR    kernel build directory (default: campaign.json)\n"
 	      "      --srctree DIR    kernel source tree, when RESULTS has no src/ (default:\n"
@@ -32,6 +36,16 @@ static void usage(FILE *f)
 	      "                       online CPUs)\n"
 	      "  -q, --quiet          no summary on stdout\n"
 	      "      --parse          only parse the traces given, print record counts and rate\n"
+	      "      --compare        compare campaign OLD with campaign NEW: each a results\n"
+	      "                       directory, read as for a report (the options above\n"
+	      "                       apply to both), or a report directory whose report.json\n"
+	      "                       names its results directory; writes compare.json and\n"
+	      "                       index.html. Exit status 0: no regression of the\n"
+	      "                       --fail-on set, 3: a regression, 1: bad input, 2: usage\n"
+	      "      --fail-on LIST   regressions that make the exit status 3, comma-separated:\n"
+	      "                       site-stopped-firing, outcome-worse, new-finding,\n"
+	      "                       lost-line, uncovered-new, or all, or none (default:\n"
+	      "                       site-stopped-firing,outcome-worse,new-finding)\n"
 	      "  -h, --help           this text\n", f);
 }
 
@@ -46,14 +60,17 @@ int parse_options(struct report *r, struct options *o, int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "parse", no_argument, NULL, 'p' },
+		{ "compare", no_argument, NULL, 'C' },
+		{ "fail-on", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool exclude_set = false;
+	bool exclude_set = false, fail_on_set = false;
 	char *end;
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	o->fail_on = cmp_fail_on_default;
 	r->gcov = getenv("GCOV") ? getenv("GCOV") : "gcov";
 	r->workers = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((c = getopt_long(argc, argv, "o:j:qh", opts, NULL)) != -1) {
@@ -90,6 +107,14 @@ int parse_options(struct report *r, struct options *o, int argc, char **argv)
 		case 'p':
 			o->parse_only = true;
 			break;
+		case 'C':
+			o->compare = true;
+			break;
+		case 'F':
+			fail_on_set = true;
+			if (cmp_parse_fail_on(optarg, &o->fail_on))
+				return CMP_EXIT_USAGE;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -107,7 +132,11 @@ int parse_options(struct report *r, struct options *o, int argc, char **argv)
 		}
 		return -1;
 	}
-	if (o->nargs != 1) {
+	if (fail_on_set && !o->compare) {
+		fprintf(stderr, "futex-fault-report: --fail-on goes with --compare\n");
+		return 2;
+	}
+	if (o->nargs != (o->compare ? 2 : 1)) {
 		usage(stderr);
 		return 2;
 	}
@@ -115,6 +144,8 @@ int parse_options(struct report *r, struct options *o, int argc, char **argv)
 		r->exclude = xcalloc(1, sizeof(*r->exclude));
 		r->exclude[r->nexclude++] = "fault.c";
 	}
+	if (o->compare)
+		return -1;
 	r->results = o->args[0];
 	if (!r->outdir)
 		r->outdir = xasprintf("%s/report", r->results);

@@ -25,12 +25,41 @@ int output_close(FILE *f, const char *path)
 	return 0;
 }
 
-/* write everything into <out>.tmp-PID, then swap it in */
+/* the report's files: report.json, the pages, the lcov tracefiles */
+static int fill_report(void *ctx, const char *dir)
+{
+	struct report *r = ctx;
+	char *p;
+	int ret;
+
+	p = xasprintf("%s/report.json", dir);
+	ret = write_json(r, p);
+	free(p);
+	if (!ret)
+		ret = write_html(r, dir);
+	if (!ret) {
+		p = xasprintf("%s/campaign.info", dir);
+		ret = write_lcov(r, p, false);
+		free(p);
+	}
+	if (!ret) {
+		p = xasprintf("%s/baseline.info", dir);
+		ret = write_lcov(r, p, true);
+		free(p);
+	}
+	return ret;
+}
+
 int write_report(struct report *r)
 {
-	char *tmp = xasprintf("%s.tmp-%d", r->outdir, getpid());
-	char *old = xasprintf("%s.old-%d", r->outdir, getpid());
-	char *p;
+	return output_swap(r->outdir, fill_report, r);
+}
+
+/* write everything into <out>.tmp-PID, then swap it in */
+int output_swap(const char *outdir, int (*fill)(void *ctx, const char *dir), void *ctx)
+{
+	char *tmp = xasprintf("%s.tmp-%d", outdir, getpid());
+	char *old = xasprintf("%s.old-%d", outdir, getpid());
 	struct stat st;
 	int ret = -1;
 
@@ -38,41 +67,27 @@ int write_report(struct report *r)
 		ffr_error(tmp, "%s", strerror(errno));
 		goto out;
 	}
-	p = xasprintf("%s/report.json", tmp);
-	ret = write_json(r, p);
-	free(p);
-	if (!ret)
-		ret = write_html(r, tmp);
-	if (!ret) {
-		p = xasprintf("%s/campaign.info", tmp);
-		ret = write_lcov(r, p, false);
-		free(p);
-	}
-	if (!ret) {
-		p = xasprintf("%s/baseline.info", tmp);
-		ret = write_lcov(r, p, true);
-		free(p);
-	}
+	ret = fill(ctx, tmp);
 	if (ret) {
 		ffr_rm_rf(tmp);
 		goto out;
 	}
 	ret = -1;
-	if (stat(r->outdir, &st) == 0) {
+	if (stat(outdir, &st) == 0) {
 		if (!S_ISDIR(st.st_mode)) {
-			ffr_error(r->outdir, "exists and is not a directory");
+			ffr_error(outdir, "exists and is not a directory");
 			ffr_rm_rf(tmp);
 			goto out;
 		}
-		if (rename(r->outdir, old)) {
-			ffr_error(r->outdir, "cannot move the old report away: %s", strerror(errno));
+		if (rename(outdir, old)) {
+			ffr_error(outdir, "cannot move the old output away: %s", strerror(errno));
 			ffr_rm_rf(tmp);
 			goto out;
 		}
 	}
-	if (rename(tmp, r->outdir)) {
-		ffr_error(r->outdir, "%s", strerror(errno));
-		rename(old, r->outdir);
+	if (rename(tmp, outdir)) {
+		ffr_error(outdir, "%s", strerror(errno));
+		rename(old, outdir);
 		ffr_rm_rf(tmp);
 		goto out;
 	}

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "crash_guard.h"
 #include "messages.h"
 #include "outcome.h"
@@ -196,6 +198,8 @@ struct report {
 /* options.c: what the command line asks for, beside the options kept in struct report */
 struct options {
 	bool	parse_only;	/* --parse: args are traces */
+	bool	compare;	/* --compare OLD NEW */
+	unsigned int fail_on;	/* --fail-on, 1 << enum cmp_reg */
 	char	**args;		/* the arguments after the options */
 	int	nargs;
 };
@@ -208,6 +212,8 @@ int results_load(struct report *r);
 
 /* output_swap.c: every output file into <out>.tmp-PID, then renamed into place */
 int write_report(struct report *r);
+/* the same for any output: fill() writes the files into the directory it is given */
+int output_swap(const char *outdir, int (*fill)(void *ctx, const char *dir), void *ctx);
 /* close a written output file; -1 after an error message naming it if writing failed */
 int output_close(FILE *f, const char *path);
 
@@ -216,6 +222,8 @@ int output_close(FILE *f, const char *path);
  * the sources where the site table does not say them; sets file_idx
  */
 int sites_locate(struct report *r);
+/* the innermost function of gcov's holding the line, named as in the source; NULL if none */
+char *srcfile_function(const struct srcfile *f, int line);
 
 /* sites.c */
 int sites_load(struct report *r, const char *path);
@@ -240,6 +248,9 @@ int srcfile_index(struct report *r, const char *rel);
 int analyse(struct report *r);
 /* the coverage part of analyse(): the campaign's sums and the totals */
 void analyse_coverage(struct report *r);
+/* the line has a gcov record (it is code); it is an error-path line (README.md) */
+bool srcfile_code_line(const struct srcfile *f, int line);
+bool srcfile_error_line(const struct srcfile *f, int line);
 
 /* the renderers: report_json.c, html.c, lcov.c, summary.c */
 int write_json(const struct report *r, const char *path);
@@ -247,5 +258,38 @@ int write_html(const struct report *r, const char *dir);
 /* the baseline's coverage, or the campaign's */
 int write_lcov(const struct report *r, const char *path, bool baseline);
 void print_summary(const struct report *r, FILE *f);
+
+/*
+ * report_json.c, for compare_json.c too: a JSON string of s (null for NULL,
+ * bytes that are not UTF-8 as '?'), an array of them; root written to path,
+ * indented, and released (NULL: jansson could not build it)
+ */
+json_t *ffr_json_str(const char *s);
+json_t *ffr_json_strings(char *const *v, size_t n);
+int ffr_json_write(json_t *root, const char *path);
+
+/* html.c, for compare_html.c too */
+struct html_pages {
+	const void	*ctx;
+	size_t		npages;
+	/* the i-th page's path in the output, "files/<name>.html" */
+	const char	*(*page)(const void *ctx, size_t i);
+	void		(*write_page)(const void *ctx, size_t i, FILE *f);
+	void		(*write_index)(const void *ctx, FILE *f);
+};
+
+/* dir/files/, each page, then dir/index.html; -1 after an error naming the file */
+int html_write_pages(const char *dir, const struct html_pages *p);
+/* the page head: the shared CSS and page_css (NULL: none), the title */
+void html_head(FILE *f, const char *title, const char *page_css);
+/* the script that sorts a table.sortable by the heading clicked */
+void html_sort_script(FILE *f);
+/* a number a test can find: <span data-k="key">v</span> */
+void html_num(FILE *f, const char *key, unsigned long long v);
+
+/* main.c: a results directory read and analysed (the report's steps but the output) */
+int results_analyse(struct report *r);
+/* a new scratch directory under $TMPDIR, /dev/shm or /tmp */
+char *scratch_dir(void);
 
 #endif /* FFR_REPORT_H */

@@ -14,7 +14,7 @@
  * A JSON string of s, null for NULL.  jansson takes UTF-8 only: bytes of
  * anything else (a task's comm, a line of a kernel log) become '?'.
  */
-static json_t *jstr(const char *s)
+json_t *ffr_json_str(const char *s)
 {
 	json_t *j;
 	char *copy, *p;
@@ -33,7 +33,10 @@ static json_t *jstr(const char *s)
 	return j;
 }
 
-static json_t *jstrings(char *const *v, size_t n)
+#define jstr ffr_json_str
+#define jstrings ffr_json_strings
+
+json_t *ffr_json_strings(char *const *v, size_t n)
 {
 	json_t *a = json_array();
 	size_t i;
@@ -243,14 +246,13 @@ static json_t *report_json(const struct report *r)
 	return root;
 }
 
-int write_json(const struct report *r, const char *path)
+int ffr_json_write(json_t *root, const char *path)
 {
-	json_t *root = report_json(r);
 	FILE *f;
 	int ret;
 
 	if (!root)
-		return ffr_error(path, "cannot build the report's JSON");
+		return ffr_error(path, "cannot build the JSON");
 	f = fopen(path, "w");
 	if (!f) {
 		json_decref(root);
@@ -263,4 +265,9 @@ int write_json(const struct report *r, const char *path)
 		return ffr_error(path, "write error: %s", strerror(errno ? errno : EIO));
 	}
 	return output_close(f, path);
+}
+
+int write_json(const struct report *r, const char *path)
+{
+	return ffr_json_write(report_json(r), path);
 }

@@ -142,7 +142,7 @@ static char *source_name(const char *fn)
 }
 
 /* the function of gcov's JSON that holds the line, the innermost if several */
-static char *enclosing_function(const struct srcfile *f, int line)
+char *srcfile_function(const struct srcfile *f, int line)
 {
 	const struct func *best = NULL;
 	size_t i;
@@ -220,7 +220,7 @@ int sites_locate(struct report *r)
 		if (ret || s->function)
 			continue;
 		if (s->file_idx >= 0)
-			s->function = enclosing_function(&r->files[s->file_idx], s->line);
+			s->function = srcfile_function(&r->files[s->file_idx], s->line);
 		if (!s->function) {
 			ffr_warn(s->file, "site '%s' at line %d: no function of gcov's holds it",
 				 s->name, s->line);
