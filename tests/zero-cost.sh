@@ -26,7 +26,8 @@ work=$FF_WORK
 tree=${FF_TREE:-$work/linux}
 zc=$work/zc
 out=$work/zero-cost.txt
-objs="core syscalls pi requeue waitwake"
+objs="kernel/futex/core kernel/futex/syscalls kernel/futex/pi kernel/futex/requeue kernel/futex/waitwake"
+targets=kernel/futex/
 
 die()
 {
@@ -37,6 +38,12 @@ die()
 [ -f "$work/obj/.config" ] || die "no $work/obj/.config: run 'make kernel' first"
 git -C "$tree" rev-parse -q --verify upstream >/dev/null || die "no work tree at $tree"
 mkdir -p "$zc"
+# 6.7+: io_uring/futex.c calls into the futex code, and 6.12's queue gives
+# its allocations sites
+if [ -f "$tree/io_uring/futex.c" ] && grep -q '^CONFIG_IO_URING=y' "$work/obj/.config"; then
+	objs+=" io_uring/futex"
+	targets+=" io_uring/futex.o"
+fi
 
 worktree()
 {
@@ -63,8 +70,8 @@ build_variant()
 		cp "$obj/.config.new" "$obj/.config.in"
 		make -s -C "$src" O="$obj" olddefconfig
 	fi
-	make -s -C "$src" O="$obj" -j"$(nproc)" kernel/futex/ >"$obj/build.log" 2>&1 ||
-		{ tail "$obj/build.log" >&2; die "building kernel/futex/ in $obj failed"; }
+	make -s -C "$src" O="$obj" -j"$(nproc)" $targets >"$obj/build.log" 2>&1 ||
+		{ tail "$obj/build.log" >&2; die "building $targets in $obj failed"; }
 	echo "zero-cost: built $(basename "$obj") in $((SECONDS - t0)) s"
 }
 
@@ -90,10 +97,10 @@ bad()
 {
 	echo "# .text bytes of kernel/futex/*.o (no gcov), $(date -u +%F)"
 	printf "%-12s %12s %12s %12s %12s\n" object pristine-n pristine-y ours-n ours-y
-	for o in $objs fault; do
-		printf "%-12s" "$o.o"
+	for o in $objs kernel/futex/fault; do
+		printf "%-12s" "${o#kernel/futex/}.o"
 		for v in pristine-n pristine-y ours-n ours-y; do
-			f=$zc/obj-$v/kernel/futex/$o.o
+			f=$zc/obj-$v/$o.o
 			if [ -f "$f" ]; then
 				printf " %12s" "$(text_size "$f")"
 			else
@@ -106,8 +113,8 @@ bad()
 
 # 1. option off: identical code
 for o in $objs; do
-	a=$(text_size "$zc/obj-pristine-n/kernel/futex/$o.o")
-	b=$(text_size "$zc/obj-ours-n/kernel/futex/$o.o")
+	a=$(text_size "$zc/obj-pristine-n/$o.o")
+	b=$(text_size "$zc/obj-ours-n/$o.o")
 	[ "$a" = "$b" ] || bad "$o.o: CONFIG_FAIL_FUTEX=n .text $b bytes, pristine $a"
 done
 [ ! -f "$zc/obj-ours-n/kernel/futex/fault.o" ] || bad "fault.o built with CONFIG_FAIL_FUTEX=n"
@@ -120,7 +127,7 @@ names=$(sed -n '/^#define FUTEX_FAULT_SITES/,$p' "$zc/ours/kernel/futex/fault_si
 	grep -oE 'FUTEX_FAULT_(SITE|LAST)\([a-z0-9_]+,' | sed -E 's/.*\(([a-z0-9_]+),/\1/')
 nsites=$(echo "$names" | grep -c .)
 [ "$nsites" -gt 0 ] || die "cannot parse the site list"
-for o in CONFIG_COMPAT CONFIG_COMPAT_32BIT_TIME; do
+for o in CONFIG_COMPAT CONFIG_COMPAT_32BIT_TIME $(grep -q FUTEX_FAULT_IF_IO_URING "$zc/ours/kernel/futex/fault_sites.h" && echo CONFIG_IO_URING); do
 	grep -q "^$o=y" "$zc/obj-ours-y/.config" || die "$o is not set: the site numbers would not match the list"
 done
 declare -A entries=()
@@ -128,7 +135,7 @@ for o in $objs; do
 	while read -r addend; do
 		site=$(( (16#$addend) / 16 ))
 		entries[$site]=$(( ${entries[$site]:-0} + 1 ))
-	done < <(readelf -rW "$zc/obj-ours-y/kernel/futex/$o.o" |
+	done < <(readelf -rW "$zc/obj-ours-y/$o.o" |
 		 awk '/^Relocation section .\.rela__jump_table/ { on = 1; next }
 		      /^Relocation section/ { on = 0 }
 		      on && $5 == "futex_fault_keys" { print $7 }')
@@ -151,7 +158,7 @@ done
 
 # 3. should_fail*() only behind the static keys
 for o in $objs; do
-	if nm -u "$zc/obj-ours-y/kernel/futex/$o.o" | grep -q should_fail; then
+	if nm -u "$zc/obj-ours-y/$o.o" | grep -q should_fail; then
 		bad "$o.o references should_fail*"
 	fi
 done
@@ -159,7 +166,7 @@ callers=$(objdump -dr "$zc/obj-ours-y/kernel/futex/fault.o" |
 	  awk '/^[0-9a-f]+ <.*>:$/ { fn = $2 } /R_X86_64_PLT32[[:space:]]+should_fail/ { print fn }' |
 	  sort -u | tr -d '<>:')
 [ "$callers" = "__futex_fault" ] || bad "should_fail* called from '${callers:-nowhere}', expected only __futex_fault"
-echo "# should_fail* callers in fault.o: ${callers:-none}; in core/syscalls/pi/requeue/waitwake.o: none" >> "$out"
+echo "# should_fail* callers in fault.o: ${callers:-none}; in $(echo $objs | sed 's|kernel/futex/||g; s| |, |g'): none" >> "$out"
 
 cat "$out"
 [ $fail = 0 ] && echo "zero-cost: ok ($nsites sites, $total NOPs)"
