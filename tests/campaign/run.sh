@@ -60,6 +60,37 @@ names = sorted(f for f in os.listdir(tree) if f.endswith((".c", ".h")))
 check(names and sorted(os.listdir(src)) == names and
       filecmp.cmpfiles(src, tree, names, shallow=False)[0] == names,
       "src/kernel/futex: the %d sources of the work tree" % len(names))
+# io_uring/futex.c beside kernel/futex where the kernel profiles it (6.12)
+camp = json.load(open(os.path.join(res, "campaign.json")))
+objtree = camp["kernel"]["objtree"]
+uring = os.path.isfile(os.path.join(objtree, "io_uring", "futex.gcno"))
+dirs = ["kernel/futex"] + (["io_uring"] if uring else [])
+check(camp["kernel"]["gcov_dirs"] == dirs and st["gcov_dirs"] == dirs,
+      "campaign.json and settings.json: gcov_dirs %s" % camp["kernel"]["gcov_dirs"])
+files = {f["file"]: f for f in r["files"]}
+if uring:
+    utree = os.path.join(camp["kernel"]["srctree"], "io_uring", "futex.c")
+    check(filecmp.cmp(os.path.join(res, "src", "io_uring", "futex.c"), utree, shallow=False) and
+          sorted(os.listdir(os.path.join(res, "src", "io_uring"))) == ["futex.c"] and
+          sorted(os.listdir(os.path.join(res, "gcno", "io_uring"))) == ["futex.gcno"],
+          "src/io_uring/futex.c and gcno/io_uring/futex.gcno copied, nothing else of io_uring")
+    check(all(os.path.isfile(os.path.join(res, "runs", x, "gcov", "io_uring", "futex.gcda"))
+              for x in runs),
+          "every run has gcov/io_uring/futex.gcda")
+    u = files.get("io_uring/futex.c")
+    check(u is not None and u["lines"]["total"] > 100 and
+          not any(f.startswith("io_uring/") and f != "io_uring/futex.c" for f in files),
+          "report.json: io_uring/futex.c in the coverage (%s lines), no io_uring header"
+          % (u["lines"]["total"] if u else "no"))
+    check(all(sites[n]["file"] == "io_uring/futex.c" and sites[n]["function"] not in ("?", None)
+              for n in ("io_uring_futex_alloc", "io_uring_futexv_alloc")),
+          "the io_uring sites are located in io_uring/futex.c: %s" %
+          [(sites[n]["file"], sites[n]["line"], sites[n]["function"])
+           for n in ("io_uring_futex_alloc", "io_uring_futexv_alloc") if n in sites])
+else:
+    check("io_uring/futex.c" not in files and
+          not os.path.exists(os.path.join(res, "gcno", "io_uring")),
+          "no io_uring coverage on a kernel that does not profile it")
 cmd = open(os.path.join(res, "campaign", "command")).read()
 check("-s get_robust_list_len,wake_op_atomic,robust_fetch_next" in cmd, "campaign/command: %s" % cmd.strip())
 eta = re.findall(r"progress: (\d+)/3 runs, .* about (\d+) min (\d+) s left", log)

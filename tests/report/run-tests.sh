@@ -79,7 +79,7 @@ rm -rf "$work/fx-src"
 cp -r "$fx" "$work/fx-src"
 mkdir -p "$work/fx-src/src"
 cp -r "$src/kernel" "$work/fx-src/src/"
-src_norm='del(.results, .kernel.gcno_dir, .kernel.srctree)'
+src_norm='del(.results, .kernel.gcno_dir, .kernel.gcno_dirs, .kernel.srctree)'
 if "$ffr" -q -o "$work/report-src" "$work/fx-src" 2>"$work/src-err" &&
    [ "$(jq -r .kernel.srctree "$work/report-src/report.json")" = "$work/fx-src/src" ] &&
    cmp -s <(jq -S "$src_norm" "$work/report/report.json") \
@@ -235,6 +235,26 @@ bad "trace names a site missing from sites.txt" "$bad/runs/baseline/trace-2.dat"
 fresh
 sed -i 's/"layout_version": 1/"layout_version": 2/' "$bad/campaign.json"
 bad "unknown layout version" "$bad/campaign.json"
+
+fresh
+jq '.kernel.gcov_dirs = ["kernel/futex", "../io_uring"]' "$fx/campaign.json" > "$bad/campaign.json"
+bad "gcov_dirs leaving the tree" "$bad/campaign.json"
+
+fresh
+jq '.kernel.gcov_dirs = ["kernel/futex", "kernel/futex"]' "$fx/campaign.json" > "$bad/campaign.json"
+bad "gcov_dirs naming a directory twice" "$bad/campaign.json"
+
+# a further directory without its notes: neither gcno/io_uring nor the objtree's
+fresh
+jq '.kernel.gcov_dirs = ["kernel/futex", "io_uring"]' "$fx/campaign.json" > "$bad/campaign.json"
+bad "gcov_dirs: a directory without .gcno" "io_uring"
+
+# ... or with its notes but a run without its data
+fresh
+jq '.kernel.gcov_dirs = ["kernel/futex", "io_uring"]' "$fx/campaign.json" > "$bad/campaign.json"
+mkdir -p "$bad/gcno/io_uring"
+cp "$bad/gcno/core.gcno" "$bad/gcno/io_uring/"
+bad "gcov_dirs: a run without that directory's .gcda" "$bad/runs/baseline/gcov/io_uring"
 
 fresh
 echo '{ "layout_version": 1, ' > "$bad/runs/wait_get_key/run.json"

@@ -281,9 +281,12 @@ static char *table_with(const char *path, const char *extra)
 
 static void new_report(struct report *r, const char *srctree)
 {
+	static char *dirs[] = { "kernel/futex" };
+
 	memset(r, 0, sizeof(*r));
 	r->srctree = (char *)srctree;
-	r->gcov_dir = "kernel/futex";
+	r->gcov_dirs = dirs;
+	r->ndirs = 1;
 }
 
 /* the source line file:line of srctree */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Coverage through gcc's own gcov: for each run, a scratch directory holds
- * links to the build's .gcno and the run's .gcda, and "gcov -t -j -b"
- * prints one JSON document per object.  The runs' gcov processes run in
- * parallel.  The baseline's output defines the structure (lines, branch
+ * Coverage through gcc's own gcov: for each run and profiled directory
+ * (kernel/futex, and io_uring on 6.12), a scratch directory holds links to
+ * the build's .gcno and the run's .gcda, and "gcov -t -j -b" prints one
+ * JSON document per object.  The gcov processes run in parallel.  The baseline's output defines the structure (lines, branch
  * arcs, functions); every other run must have the same, since all come from
  * the same .gcno.
  */
@@ -34,6 +34,10 @@
 #define MAX_COUNT	LLONG_MAX
 
 struct job {
+	size_t	run;
+	size_t	gdir;		/* r->gcov_dirs[gdir] */
+	char	**objs;		/* its objects (their .gcno, without it) */
+	size_t	nobj;
 	char	*dir;		/* scratch directory */
 	pid_t	pid;
 	int	status;
@@ -121,10 +125,10 @@ int srcfile_index(struct report *r, const char *rel)
 	return r->nfiles++;
 }
 
-/* the source-relative path of a file gcov names, NULL if not ours */
-static const char *rel_path(struct report *r, const char *path, char *buf, size_t size)
+/* the source-relative path of a file gcov names in dir, NULL if not there */
+static const char *rel_in(struct report *r, const char *dir, const char *path)
 {
-	size_t sl = strlen(r->srctree), gl = strlen(r->gcov_dir);
+	size_t sl = strlen(r->srctree), gl = strlen(dir);
 	const char *rel = NULL, *p;
 
 	if (!strncmp(path, r->srctree, sl) && path[sl] == '/')
@@ -132,13 +136,33 @@ static const char *rel_path(struct report *r, const char *path, char *buf, size_
 	else {
 		/*
 		 * Named relative to the tree (-fprofile-prefix-map), or built
-		 * elsewhere: anchor on "<gcov_dir>/" at the start or after a '/'
+		 * elsewhere: anchor on "<dir>/" at the start or after a '/'
 		 */
-		for (p = strstr(path, r->gcov_dir); p; p = strstr(p + 1, r->gcov_dir))
+		for (p = strstr(path, dir); p; p = strstr(p + 1, dir))
 			if ((p == path || p[-1] == '/') && p[gl] == '/')
 				rel = p;
 	}
-	if (!rel || strncmp(rel, r->gcov_dir, gl) || rel[gl] != '/' || strchr(rel + gl + 1, '/'))
+	if (!rel || strncmp(rel, dir, gl) || rel[gl] != '/' || strchr(rel + gl + 1, '/'))
+		return NULL;
+	return rel;
+}
+
+/*
+ * The source-relative path of a file gcov names, NULL if not ours: a file
+ * of kernel/futex (its .c files and futex.h), or a .c file of another
+ * profiled directory (io_uring/futex.c, not the io_uring headers it inlines)
+ */
+static const char *rel_path(struct report *r, const char *path, char *buf, size_t size)
+{
+	const char *rel = NULL;
+	size_t i, l;
+
+	for (i = 0; !rel && i < r->ndirs; i++)
+		rel = rel_in(r, r->gcov_dirs[i], path);
+	if (!rel)
+		return NULL;
+	l = strlen(rel);
+	if (i > 1 && (l < 2 || strcmp(rel + l - 2, ".c")))
 		return NULL;
 	snprintf(buf, size, "%s", rel);
 	if (excluded(r, buf))
@@ -146,16 +170,25 @@ static const char *rel_path(struct report *r, const char *path, char *buf, size_
 	return buf;
 }
 
-static int prepare(struct report *r, int run, char **objs, size_t nobj, struct job *job)
+/* where a run's .gcda of r->gcov_dirs[k] are: gcov/, or gcov/<dir>/ after the first */
+static char *gcda_dir(const struct report *r, const struct run *rn, size_t k)
 {
-	struct run *rn = &r->runs[run];
-	char *gdir = xasprintf("%s/gcov", rn->dir);
+	return k ? xasprintf("%s/gcov/%s", rn->dir, r->gcov_dirs[k]) :
+		   xasprintf("%s/gcov", rn->dir);
+}
+
+static int prepare(struct report *r, struct job *job)
+{
+	struct run *rn = &r->runs[job->run];
+	char *gdir = gcda_dir(r, rn, job->gdir);
+	const char *gcno = r->gcno_dirs[job->gdir];
 	bool ok = !strcmp(rn->status, "ok");
-	char **gcda;
+	char **gcda, **objs = job->objs;
+	size_t nobj = job->nobj;
 	size_t ngcda, i, k;
 	int ret = -1;
 
-	job->dir = xasprintf("%s/run-%d", r->tmpdir, run);
+	job->dir = xasprintf("%s/run-%zu-%zu", r->tmpdir, job->run, job->gdir);
 	if (mkdir(job->dir, 0700)) {
 		ffr_error(job->dir, "%s", strerror(errno));
 		goto out_free;
@@ -169,13 +202,13 @@ static int prepare(struct report *r, int run, char **objs, size_t nobj, struct j
 		gcda = xcalloc(1, sizeof(*gcda));
 		ngcda = 0;
 	}
-	rn->has_cov = ngcda > 0;
+	rn->has_cov |= ngcda > 0;
 	for (k = 0; k < ngcda; k++) {
 		for (i = 0; i < nobj && strcmp(objs[i], gcda[k]); i++)
 			;
 		if (i == nobj) {
 			ffr_error(gdir, "%s.gcda has no %s.gcno in %s: gcov data from another build?",
-				  gcda[k], gcda[k], r->gcno_dir);
+				  gcda[k], gcda[k], gcno);
 			goto out;
 		}
 	}
@@ -183,7 +216,7 @@ static int prepare(struct report *r, int run, char **objs, size_t nobj, struct j
 		char *src, *dst;
 		bool have = false;
 
-		src = xasprintf("%s/%s.gcno", r->gcno_dir, objs[i]);
+		src = xasprintf("%s/%s.gcno", gcno, objs[i]);
 		dst = xasprintf("%s/%s.gcno", job->dir, objs[i]);
 		if (symlink(src, dst))
 			ffr_error(dst, "%s", strerror(errno));
@@ -221,8 +254,10 @@ out_free:
 	return ret;
 }
 
-static pid_t spawn(struct report *r, struct job *job, char **objs, size_t nobj)
+static pid_t spawn(struct report *r, struct job *job)
 {
+	char **objs = job->objs;
+	size_t nobj = job->nobj;
 	char **argv = xcalloc(nobj + 8, sizeof(*argv));
 	size_t i, n = 0;
 	pid_t pid;
@@ -262,15 +297,17 @@ static pid_t spawn(struct report *r, struct job *job, char **objs, size_t nobj)
  * another build or compiler.  "cannot open data file" is expected for the
  * objects a crashed run has no data for.
  */
-static int check_stderr(struct report *r, int run, struct job *job)
+static int check_stderr(struct report *r, struct job *job)
 {
+	size_t run = job->run;
 	char *path = xasprintf("%s/gcov.err", job->dir);
-	char *text = read_file(path, NULL), *line, *save = NULL;
+	char *text = read_file(path, NULL), *line, *save = NULL, *gdir;
 	int ret = 0;
 
 	free(path);
 	if (!text)
 		return 0;
+	gdir = gcda_dir(r, &r->runs[run], job->gdir);
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *what;
 
@@ -282,19 +319,20 @@ static int check_stderr(struct report *r, int run, struct job *job)
 			continue;
 		/* gcov says "./core.gcda:stamp mismatch...": name the run's file */
 		if (!strncmp(line, "./", 2) && strchr(line, ':'))
-			what = xasprintf("%s/gcov/%.*s", r->runs[run].dir,
-					 (int)(strchr(line, ':') - line - 2), line + 2);
+			what = xasprintf("%s/%.*s", gdir, (int)(strchr(line, ':') - line - 2),
+					 line + 2);
 		else
-			what = xasprintf("%s/gcov", r->runs[run].dir);
+			what = xstrdup(gdir);
 		if (strstr(line, "stamp mismatch") || strstr(line, "version"))
 			ffr_error(what, "gcov data from another build or compiler (gcov: %s)", line);
 		else if (strstr(line, "cannot open notes file"))
-			ffr_error(r->gcno_dir, "missing .gcno (gcov: %s)", line);
+			ffr_error(r->gcno_dirs[job->gdir], "missing .gcno (gcov: %s)", line);
 		else
 			ffr_error(what, "gcov: %s", line);
 		free(what);
 		ret = -1;
 	}
+	free(gdir);
 	free(text);
 	if (!ret && WIFEXITED(job->status) && WEXITSTATUS(job->status) >= 126)
 		ret = ffr_error(r->gcov, "cannot run it");
@@ -458,13 +496,12 @@ static int fill_counts(struct report *r, int run, json_t *files, struct fill *fi
  */
 #define GCOV_JSON_FLAGS	(JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL | JSON_REJECT_DUPLICATES)
 
-static int parse_run(struct report *r, int run, struct job *job)
+/* the documents of one job's gcov.json, appended to docs */
+static int read_docs(struct report *r, struct job *job, json_t ***docs, size_t *ndocs,
+		     size_t *cap)
 {
 	char *path = xasprintf("%s/gcov.json", job->dir);
 	char *text, *line, *next;
-	json_t **docs = NULL;
-	size_t ndocs = 0, cap = 0, i;
-	struct fill *fills = NULL;
 	json_error_t err;
 	int ret = -1, lineno = 0;
 
@@ -475,37 +512,61 @@ static int parse_run(struct report *r, int run, struct job *job)
 	}
 	for (line = text; *line; line = next) {
 		size_t len = strcspn(line, "\n");
+		json_t *doc;
 
 		next = line[len] ? line + len + 1 : line + len;
 		lineno++;
 		if (!len)
 			continue;
-		grow(&docs, &cap, ndocs + 1, sizeof(*docs));
 		/* without its newline, so that jansson's column is on this line */
-		docs[ndocs] = json_loadb(line, len, GCOV_JSON_FLAGS, &err);
-		if (!docs[ndocs]) {
-			ffr_error(r->runs[run].dir, "cannot parse gcov's JSON output: %s:%d:%d: %s",
+		doc = json_loadb(line, len, GCOV_JSON_FLAGS, &err);
+		if (!doc) {
+			ffr_error(r->runs[job->run].dir, "cannot parse gcov's JSON output: %s:%d:%d: %s",
 				  path, lineno, err.column, err.text);
 			goto out;
 		}
-		if (!json_object_get(docs[ndocs], "files")) {
-			json_decref(docs[ndocs]);
-			ffr_error(r->runs[run].dir, "gcov's JSON output has no \"files\"");
+		if (!json_object_get(doc, "files")) {
+			json_decref(doc);
+			ffr_error(r->runs[job->run].dir, "gcov's JSON output has no \"files\"");
 			goto out;
 		}
-		ndocs++;
+		grow(docs, cap, *ndocs + 1, sizeof(**docs));
+		(*docs)[(*ndocs)++] = doc;
 	}
+	ret = 0;
+out:
+	free(text);
+	free(path);
+	return ret;
+}
+
+/* the run's coverage from its jobs, one a profiled directory */
+static int parse_run(struct report *r, int run, struct job *jobs)
+{
+	json_t **docs = NULL;
+	size_t ndocs = 0, cap = 0, i, k, *first = xcalloc(r->ndirs + 1, sizeof(*first));
+	struct fill *fills = NULL;
+	char **paths = xcalloc(r->ndirs, sizeof(*paths));
+	int ret = -1;
+
+	/* docs[first[k]] to docs[first[k + 1] - 1] come from jobs[k] */
+	for (i = 0; i < r->ndirs; i++) {
+		paths[i] = xasprintf("%s/gcov.json", jobs[i].dir);
+		first[i] = ndocs;
+		if (read_docs(r, &jobs[i], &docs, &ndocs, &cap))
+			goto out;
+	}
+	first[r->ndirs] = ndocs;
 	if (!ndocs) {
 		ffr_error(r->runs[run].dir, "gcov printed nothing");
 		goto out;
 	}
 	if (run == 0) {
-		for (i = 0; i < ndocs; i++)
-			if (define_structure(r, json_object_get(docs[i], "files"), path))
-				goto out;
+		for (k = 0; k < r->ndirs; k++)
+			for (i = first[k]; i < first[k + 1]; i++)
+				if (define_structure(r, json_object_get(docs[i], "files"), paths[k]))
+					goto out;
 		for (i = 0; i < r->nfiles; i++) {
-			size_t k;
-
 			for (k = 0; k < r->nruns; k++)
 				alloc_cov(&r->files[i], &r->files[i].cov[k]);
 			alloc_cov(&r->files[i], &r->files[i].campaign);
@@ -514,9 +575,11 @@ static int parse_run(struct report *r, int run, struct job *job)
 	fills = xcalloc(r->nfiles, sizeof(*fills));
 	for (i = 0; i < r->nfiles; i++)
 		fills[i].arc = xcalloc(r->files[i].maxline + 1, sizeof(int));
-	for (i = 0; i < ndocs; i++)
-		if (fill_counts(r, run, json_object_get(docs[i], "files"), fills, path))
-			goto out;
+	for (k = 0; k < r->ndirs; k++)
+		for (i = first[k]; i < first[k + 1]; i++)
+			if (fill_counts(r, run, json_object_get(docs[i], "files"), fills,
+					paths[k]))
+				goto out;
 	for (i = 0; i < r->nfiles; i++) {
 		int ln;
 
@@ -536,37 +599,59 @@ out:
 	for (i = 0; i < ndocs; i++)
 		json_decref(docs[i]);
 	free(docs);
-	free(text);
-	free(path);
+	for (i = 0; i < r->ndirs; i++)
+		free(paths[i]);
+	free(paths);
+	free(first);
 	return ret;
+}
+
+/* the jobs of one profiled directory: its objects, one job a run */
+static int dir_jobs(struct report *r, size_t k, struct job *jobs)
+{
+	const char *gcno = r->gcno_dirs[k];
+	size_t nobj, i;
+	char **objs;
+
+	objs = list_dir(gcno, ".gcno", &nobj);
+	if (!objs)
+		return ffr_error(gcno, "cannot list the .gcno: %s", strerror(errno));
+	if (!nobj) {
+		free(objs);
+		return ffr_error(gcno, "no .gcno here (kernel built without GCOV_PROFILE?)");
+	}
+	for (i = 0; i < r->nruns; i++) {
+		struct job *job = &jobs[i * r->ndirs + k];
+
+		job->run = i;
+		job->gdir = k;
+		job->objs = objs;
+		job->nobj = nobj;
+		if (prepare(r, job))
+			return -1;
+	}
+	return 0;
 }
 
 int cov_load(struct report *r)
 {
 	struct timespec t0, t1;
 	struct job *jobs;
-	size_t nobj, i, started = 0, done = 0;
+	size_t njobs = r->nruns * r->ndirs, i, k, started = 0, done = 0;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	char **objs;
 	int ret = -1, running = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	objs = list_dir(r->gcno_dir, ".gcno", &nobj);
-	if (!objs)
-		return ffr_error(r->gcno_dir, "cannot list the .gcno: %s", strerror(errno));
-	if (!nobj) {
-		free(objs);
-		return ffr_error(r->gcno_dir, "no .gcno here (kernel built without GCOV_PROFILE?)");
-	}
-	jobs = xcalloc(r->nruns, sizeof(*jobs));
-	for (i = 0; i < r->nruns; i++)
-		if (prepare(r, i, objs, nobj, &jobs[i]))
+	/* jobs[run * ndirs + k]: run's coverage of r->gcov_dirs[k] */
+	jobs = xcalloc(njobs, sizeof(*jobs));
+	for (k = 0; k < r->ndirs; k++)
+		if (dir_jobs(r, k, jobs))
 			goto out;
 
 	/* up to ncpu gcov at a time */
-	while (done < r->nruns) {
-		while (started < r->nruns && running < (ncpu > 0 ? ncpu : 1)) {
-			jobs[started].pid = spawn(r, &jobs[started], objs, nobj);
+	while (done < njobs) {
+		while (started < njobs && running < (ncpu > 0 ? ncpu : 1)) {
+			jobs[started].pid = spawn(r, &jobs[started]);
 			if (jobs[started].pid < 0) {
 				ffr_error(r->gcov, "fork: %s", strerror(errno));
 				goto out;
@@ -592,14 +677,15 @@ int cov_load(struct report *r)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	r->gcov_seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 
-	for (i = 0; i < r->nruns; i++)
-		if (check_stderr(r, i, &jobs[i]))
+	for (i = 0; i < njobs; i++)
+		if (check_stderr(r, &jobs[i]))
 			goto out;
 	for (i = 0; i < r->nruns; i++)
-		if (parse_run(r, i, &jobs[i]))
+		if (parse_run(r, i, &jobs[i * r->ndirs]))
 			goto out;
 	if (!r->nfiles) {
-		ffr_error(r->gcno_dir, "gcov reported no file under %s/%s", r->srctree, r->gcov_dir);
+		ffr_error(r->gcno_dirs[0], "gcov reported no file under %s/%s", r->srctree,
+			  r->gcov_dirs[0]);
 		goto out;
 	}
 	ret = 0;
@@ -608,9 +694,10 @@ out:
 	for (i = 0; i < started; i++)
 		if (jobs[i].pid > 0)
 			waitpid(jobs[i].pid, NULL, 0);
-	for (i = 0; i < r->nruns; i++)
+	for (i = 0; i < njobs; i++)
 		free(jobs[i].dir);
+	for (k = 0; k < r->ndirs; k++)
+		free_list(jobs[k].objs, jobs[k].nobj);
 	free(jobs);
-	free_list(objs, nobj);
 	return ret;
 }

@@ -164,8 +164,14 @@ struct report {
 	const char	*outdir;
 	char		*objtree;
 	char		*srctree;
-	char		*gcov_dir;	/* kernel/futex */
-	char		*gcno_dir;	/* where the .gcno are read from */
+	/*
+	 * The profiled source directories, relative to the trees:
+	 * kernel/futex first, then any other (6.12: io_uring, whose futex.c
+	 * alone is profiled), and for each where its .gcno are read from
+	 */
+	char		**gcov_dirs;
+	char		**gcno_dirs;
+	size_t		ndirs;
 	char		*kversion;
 	const char	*gcov;		/* the gcov program */
 	char		**exclude;	/* file names left out of the coverage */

@@ -204,7 +204,7 @@ static json_t *report_json(const struct report *r)
 		json_array_append_new(sites, site_json(r, &r->sites[i]));
 
 	gen = xasprintf("futex-fault-report %s", FFR_VERSION);
-	root = json_pack("{s:s, s:s, s:i, s:o, s:{s:o, s:o, s:o, s:o}, s:I, s:I, s:I, s:o,"
+	root = json_pack("{s:s, s:s, s:i, s:o, s:{s:o, s:o, s:o, s:o, s:o, s:o}, s:I, s:I, s:I, s:o,"
 			 " s:{s:o, s:o, s:o},"
 			 " s:{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:o, s:o}",
 			 "schema", FFR_SCHEMA,
@@ -215,7 +215,9 @@ static json_t *report_json(const struct report *r)
 			 "version", jstr(r->kversion),
 			 "srctree", jstr(r->srctree),
 			 "objtree", jstr(r->objtree),
-			 "gcno_dir", jstr(r->gcno_dir),
+			 "gcno_dir", jstr(r->gcno_dirs[0]),
+			 "gcov_dirs", jstrings(r->gcov_dirs, r->ndirs),
+			 "gcno_dirs", jstrings(r->gcno_dirs, r->ndirs),
 			 "sites_total", (json_int_t)r->nsites,
 			 "sites_fired", (json_int_t)r->sites_fired,
 			 "events", (json_int_t)r->events,

@@ -238,10 +238,10 @@ out_path:
 	return ret;
 }
 
-/* RESULTS/src/<gcov_dir> holds a .c file: the campaign copied the sources */
+/* RESULTS/src/<first gcov dir> holds a .c file: the campaign copied the sources */
 static bool results_have_sources(const struct report *r)
 {
-	char *dir = xasprintf("%s/src/%s", r->results, r->gcov_dir);
+	char *dir = xasprintf("%s/src/%s", r->results, r->gcov_dirs[0]);
 	struct dirent *de;
 	bool found = false;
 	size_t l;
@@ -257,6 +257,64 @@ static bool results_have_sources(const struct report *r)
 	}
 	closedir(d);
 	return found;
+}
+
+/* a directory relative to the trees: not empty, not absolute, no "." or ".." part */
+static bool good_rel_dir(const char *s)
+{
+	const char *p = s;
+	size_t l;
+
+	if (!*s || *s == '/' || s[strlen(s) - 1] == '/')
+		return false;
+	while (*p) {
+		l = strcspn(p, "/");
+		if (!l || (l == 1 && p[0] == '.') || (l == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		p += l + (p[l] == '/');
+	}
+	return true;
+}
+
+static void add_gcov_dir(struct report *r, const char *dir)
+{
+	r->gcov_dirs = xrealloc(r->gcov_dirs, (r->ndirs + 1) * sizeof(*r->gcov_dirs));
+	r->gcov_dirs[r->ndirs++] = xstrdup(dir);
+}
+
+/*
+ * "kernel"."gcov_dirs" (campaigns since 6.12 support), else "gcov_dir",
+ * else kernel/futex: the first is kernel/futex's, the others come after
+ */
+static int load_gcov_dirs(struct report *r, json_t *kernel, const char *path)
+{
+	json_t *dirs = json_object_get(kernel, "gcov_dirs"), *d;
+	const char *s;
+	size_t i, k;
+
+	if (!dirs) {
+		s = json_string_value(json_object_get(kernel, "gcov_dir"));
+		s = s ? s : "kernel/futex";
+		if (!good_rel_dir(s))
+			return ffr_error(path, "\"kernel\".\"gcov_dir\" '%s' is not a directory relative to the tree",
+					 s);
+		add_gcov_dir(r, s);
+		return 0;
+	}
+	if (!json_is_array(dirs) || !json_array_size(dirs))
+		return ffr_error(path, "\"kernel\".\"gcov_dirs\" is not a list of directories");
+	json_array_foreach(dirs, i, d) {
+		s = json_string_value(d);
+		if (!s || !good_rel_dir(s))
+			return ffr_error(path, "\"kernel\".\"gcov_dirs\"[%zu] is not a directory relative to the tree",
+					 i);
+		for (k = 0; k < r->ndirs; k++)
+			if (!strcmp(r->gcov_dirs[k], s))
+				return ffr_error(path, "\"kernel\".\"gcov_dirs\" names '%s' twice",
+						 s);
+		add_gcov_dir(r, s);
+	}
+	return 0;
 }
 
 /* campaign.json's "kernel"."key", a copy; NULL after an error naming path */
@@ -287,8 +345,8 @@ static int load_campaign(struct report *r)
 		if (!r->objtree)
 			goto out;
 	}
-	s = json_string_value(json_object_get(kernel, "gcov_dir"));
-	r->gcov_dir = xstrdup(s ? s : "kernel/futex");
+	if (load_gcov_dirs(r, kernel, path))
+		goto out;
 	/* the results' own copy of the sources, else --srctree, else the campaign's */
 	if (results_have_sources(r)) {
 		char *src = xasprintf("%s/src", r->results);
@@ -360,21 +418,27 @@ int results_load(struct report *r)
 		free(p);
 	}
 
-	/* .gcno: the results' own copy, else the build's */
-	p = xasprintf("%s/gcno", r->results);
-	if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-		r->gcno_dir = p;
-	} else {
-		free(p);
-		r->gcno_dir = xasprintf("%s/%s", r->objtree, r->gcov_dir);
-	}
-	if (r->gcno_dir[0] != '/') {
-		char *cwd = get_current_dir_name();
+	/*
+	 * .gcno: the results' own copy (the first directory's in gcno/, any
+	 * other's in gcno/<dir>/), else the build's
+	 */
+	r->gcno_dirs = xcalloc(r->ndirs, sizeof(*r->gcno_dirs));
+	for (i = 0; i < r->ndirs; i++) {
+		p = i ? xasprintf("%s/gcno/%s", r->results, r->gcov_dirs[i]) :
+			xasprintf("%s/gcno", r->results);
+		if (stat(p, &st) || !S_ISDIR(st.st_mode)) {
+			free(p);
+			p = xasprintf("%s/%s", r->objtree, r->gcov_dirs[i]);
+		}
+		if (p[0] != '/') {
+			char *cwd = get_current_dir_name();
+			char *abs = xasprintf("%s/%s", cwd, p);
 
-		p = xasprintf("%s/%s", cwd, r->gcno_dir);
-		free(cwd);
-		free(r->gcno_dir);
-		r->gcno_dir = p;
+			free(cwd);
+			free(p);
+			p = abs;
+		}
+		r->gcno_dirs[i] = p;
 	}
 
 	return 0;

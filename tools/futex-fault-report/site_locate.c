@@ -6,7 +6,8 @@
  * The site table of interface v1 names the file and the function, and the
  * line once the site has run; v2's names neither.  So the reporter reads
  * the marker "futex_fault(<name>," (the name a whole word, then a comma) in
- * the .c files of <srctree>/kernel/futex, in name order:
+ * the .c files of the profiled directories (<srctree>/kernel/futex, and
+ * <srctree>/io_uring on 6.12), in that order and in name order in each:
  *
  * - a v1 site whose table says line 0 gets the line of its first marker in
  *   its file (line_from_source);
@@ -87,9 +88,9 @@ static int cmp_name(const void *a, const void *b)
 }
 
 /* the markers of the .c files of <srctree>/<gcov_dir> */
-static int scan_sources(struct report *r, struct markers *ms)
+static int scan_dir(struct report *r, const char *gcov_dir, struct markers *ms)
 {
-	char *dir = xasprintf("%s/%s", r->srctree, r->gcov_dir);
+	char *dir = xasprintf("%s/%s", r->srctree, gcov_dir);
 	char **names = NULL, *path, *text, *rel;
 	size_t n = 0, cap = 0, i, l;
 	struct dirent *de;
@@ -118,7 +119,7 @@ static int scan_sources(struct report *r, struct markers *ms)
 		if (!text && !ret)
 			ret = ffr_error(path, "%s", strerror(errno));
 		if (text) {
-			rel = xasprintf("%s/%s", r->gcov_dir, names[i]);
+			rel = xasprintf("%s/%s", gcov_dir, names[i]);
 			scan_file(ms, rel, text);
 			free(rel);
 		}
@@ -129,6 +130,28 @@ static int scan_sources(struct report *r, struct markers *ms)
 	free(names);
 	free(dir);
 	return ret;
+}
+
+static int scan_sources(struct report *r, struct markers *ms)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < r->ndirs; i++)
+		ret |= scan_dir(r, r->gcov_dirs[i], ms);
+	return ret ? -1 : 0;
+}
+
+/* for messages: each profiled directory as DIR followed by the .c wildcard */
+static char *scanned(const struct report *r)
+{
+	struct strbuf sb;
+	size_t i;
+
+	sb_init(&sb);
+	for (i = 0; i < r->ndirs; i++)
+		sb_printf(&sb, "%s%s/*.c", i ? " " : "", r->gcov_dirs[i]);
+	return sb.buf;
 }
 
 /* "__do_sys_futex" -> "futex", "__do_compat_sys_get_robust_list" -> "compat_get_robust_list" */
@@ -178,13 +201,20 @@ static int locate(struct report *r, struct site *s, const struct markers *ms)
 	}
 	if (!n) {
 		/* v1 names the file: a line it cannot find stays unknown, as the table said */
-		if (!s->file)
-			ret = ffr_error(r->srctree, "site '%s' of the site table: no 'futex_fault(%s,' in %s/*.c: sources of another kernel?",
-					s->name, s->name, r->gcov_dir);
+		if (!s->file) {
+			char *where = scanned(r);
+
+			ret = ffr_error(r->srctree, "site '%s' of the site table: no 'futex_fault(%s,' in %s: sources of another kernel?",
+					s->name, s->name, where);
+			free(where);
+		}
 	} else if (n > SITE_MARKERS_MAX) {
-		ret = ffr_error(r->srctree, "site '%s': %zu markers 'futex_fault(%s,' in %s/*.c, at most %d expected: %s:%d,%s",
-				s->name, n, s->name, r->gcov_dir, SITE_MARKERS_MAX, first->rel,
+		char *where = scanned(r);
+
+		ret = ffr_error(r->srctree, "site '%s': %zu markers 'futex_fault(%s,' in %s, at most %d expected: %s:%d,%s",
+				s->name, n, s->name, where, SITE_MARKERS_MAX, first->rel,
 				first->line, others.buf);
+		free(where);
 	} else {
 		if (n > 1)
 			ffr_warn(r->srctree, "site '%s' is marked %zu times; taking %s:%d, not%s",

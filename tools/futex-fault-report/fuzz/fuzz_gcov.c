@@ -16,6 +16,7 @@
 
 static struct report r;
 static struct job jobs[2];
+static char *gcov_dirs[] = { "kernel/futex" };
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -25,7 +26,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	r.srctree = "/nonexistent/src";
-	r.gcov_dir = "kernel/futex";
+	r.gcov_dirs = gcov_dirs;
+	r.ndirs = 1;
 	r.exclude = xcalloc(1, sizeof(*r.exclude));
 	r.exclude[r.nexclude++] = "fault.c";
 	r.runs = xcalloc(2, sizeof(*r.runs));
@@ -36,6 +38,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		r.runs[i].name = i ? "run" : "baseline";
 		r.runs[i].dir = i ? "fuzz/runs/run" : "fuzz/runs/baseline";
 		r.runs[i].status = "ok";
+		jobs[i].run = i;
 		jobs[i].dir = xasprintf("%s/run-%d", dir, i);
 		if (mkdir(jobs[i].dir, 0700) && errno != EEXIST)
 			abort();
