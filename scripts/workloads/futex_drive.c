@@ -8,7 +8,9 @@
  * runs under a watchdog so that a lost wake-up cannot hang the campaign.
  *
  * Built twice by scripts/workloads/Makefile: 64-bit, and -m32 for the compat
- * entry points (32-bit robust lists, get_robust_list, futex_time32).
+ * entry points (32-bit robust lists, get_robust_list, futex_time32).  The
+ * scenarios of newer kernels (futex2, io_uring: Linux 6.7) say so and return
+ * on a kernel without them.
  *
  *   futex_drive [scenario...]     default: all of them
  */
@@ -16,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <linux/io_uring.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -846,6 +849,370 @@ static void s_shared(void)
 	munmap(rw, 4096);
 }
 
+/* ------------------------------------------------------------ futex2 */
+
+/* The futex2 system calls (Linux 6.7): the same numbers on every ABI. */
+#define NR_futex_wake		454
+#define NR_futex_wait		455
+#define NR_futex_requeue	456
+#define FUTEX2_SIZE_U8_		0x00
+#define FUTEX2_NUMA_		0x04
+
+static long sys_counted(long ret)
+{
+	calls++;
+	if (ret < 0)
+		errors++;
+	return ret;
+}
+
+static long futex2_wake(uint32_t *f, uint64_t mask, int nr, unsigned int flags)
+{
+	return sys_counted(syscall(NR_futex_wake, f, (unsigned long)mask, nr, flags));
+}
+
+static long futex2_wait(uint32_t *f, uint64_t val, uint64_t mask, unsigned int flags,
+			const void *timeout, int clock)
+{
+	return sys_counted(syscall(NR_futex_wait, f, (unsigned long)val, (unsigned long)mask,
+				   flags, timeout, clock));
+}
+
+static long futex2_requeue(struct waitv *w, unsigned int flags, int nr_wake, int nr_requeue)
+{
+	return sys_counted(syscall(NR_futex_requeue, w, flags, nr_wake, nr_requeue));
+}
+
+static unsigned int futex2_flags;
+static pid_t futex2_waiter_tid;
+
+/* Waits on f[0] for at most 1 s, so that a lost wake-up cannot hang us. */
+static void *futex2_waiter(void *arg)
+{
+	struct ktimespec64 abs;
+
+	__atomic_store_n(&futex2_waiter_tid, gettid_(), __ATOMIC_RELEASE);
+	now64(CLOCK_MONOTONIC, &abs, 1);
+	futex2_wait(arg, 0, FUTEX_BITSET_MATCH_ANY, futex2_flags, &abs, CLOCK_MONOTONIC);
+	return NULL;
+}
+
+/*
+ * futex_wake(), futex_wait() and futex_requeue(), private and shared: wakes
+ * with and without waiters, a requeue of a waiter, expired and bad timeouts,
+ * and every argument they refuse.
+ */
+static void s_futex2(void)
+{
+	uint32_t *f = map_words(1);
+	struct ktimespec64 abs;
+	struct waitv w[2];
+	pthread_t t;
+	int i, priv;
+
+	if (syscall(NR_futex_wake, f, 1UL, 0, FUTEX_32) < 0 && errno == ENOSYS) {
+		printf("futex_drive: futex2: no futex_wake() in this kernel, skipped\n");
+		return;
+	}
+	for (i = 0; i < 4; i++) {
+		priv = i & 1;
+		futex2_flags = FUTEX_32 | (priv ? FUTEX_PRIVATE_FLAG : 0);
+		memset(f, 0, 16);
+
+		/* a waiter woken by futex_wake() */
+		futex2_waiter_tid = 0;
+		pthread_create(&t, NULL, futex2_waiter, f);
+		wait_for_sleep(&futex2_waiter_tid);
+		futex2_wake(f, FUTEX_BITSET_MATCH_ANY, 1, futex2_flags);
+		pthread_join(t, NULL);
+		futex2_wake(f, FUTEX_BITSET_MATCH_ANY, 1, futex2_flags);	/* nobody */
+
+		/* a waiter requeued from f[0] to f[1], then woken there */
+		futex2_waiter_tid = 0;
+		pthread_create(&t, NULL, futex2_waiter, f);
+		wait_for_sleep(&futex2_waiter_tid);
+		w[0] = (struct waitv){ .uaddr = (uintptr_t)&f[0], .flags = futex2_flags };
+		w[1] = (struct waitv){ .uaddr = (uintptr_t)&f[1], .flags = futex2_flags };
+		futex2_requeue(w, 0, 0, 1);
+		futex2_wake(&f[1], FUTEX_BITSET_MATCH_ANY, 1, futex2_flags);
+		futex2_wake(&f[0], FUTEX_BITSET_MATCH_ANY, 1, futex2_flags);
+		pthread_join(t, NULL);
+
+		/* value mismatch: EAGAIN, from futex_wait() and futex_requeue() */
+		f[0] = 1;
+		futex2_wait(f, 0, FUTEX_BITSET_MATCH_ANY, futex2_flags, NULL, 0);
+		futex2_requeue(w, 0, 1, 1);
+		f[0] = 0;
+
+		/* expired timeouts on both clocks */
+		now64(CLOCK_REALTIME, &abs, 0);
+		futex2_wait(f, 0, FUTEX_BITSET_MATCH_ANY, futex2_flags, &abs, CLOCK_REALTIME);
+		now64(CLOCK_MONOTONIC, &abs, 0);
+		futex2_wait(f, 0, FUTEX_BITSET_MATCH_ANY, futex2_flags, &abs, CLOCK_MONOTONIC);
+
+		/* EFAULT: the futex, the timeout, the waiter array, an entry's futex */
+		futex2_wait((uint32_t *)16, 0, FUTEX_BITSET_MATCH_ANY, futex2_flags, NULL, 0);
+		futex2_wake((uint32_t *)16, FUTEX_BITSET_MATCH_ANY, 1, futex2_flags);
+		futex2_wait(f, 0, FUTEX_BITSET_MATCH_ANY, futex2_flags, (void *)16,
+			    CLOCK_MONOTONIC);
+		futex2_requeue((struct waitv *)16, 0, 1, 1);
+		w[1].uaddr = 16;
+		futex2_requeue(w, 0, 1, 1);
+		w[1].uaddr = (uintptr_t)&f[1];
+
+		/* EINVAL: flags, sizes, clock, mask, mixed flags, requeue flags */
+		futex2_wake(f, FUTEX_BITSET_MATCH_ANY, 1, futex2_flags | 0x100);
+		futex2_wake(f, FUTEX_BITSET_MATCH_ANY, 1, FUTEX2_SIZE_U8_);
+		futex2_wake(f, FUTEX_BITSET_MATCH_ANY, 1, futex2_flags | FUTEX2_NUMA_);
+		if (sizeof(long) == 8)	/* a value wider than the futex */
+			futex2_wait(f, 1ULL << 40, FUTEX_BITSET_MATCH_ANY, futex2_flags, NULL, 0);
+		futex2_wait(f, 0, 0, futex2_flags, NULL, 0);
+		now64(CLOCK_MONOTONIC, &abs, 0);
+		futex2_wait(f, 0, FUTEX_BITSET_MATCH_ANY, futex2_flags, &abs, CLOCK_BOOTTIME);
+		w[1].flags = futex2_flags ^ FUTEX_PRIVATE_FLAG;
+		futex2_requeue(w, 0, 1, 1);
+		w[1].flags = futex2_flags;
+		futex2_requeue(w, 1, 1, 1);
+		futex2_requeue(NULL, 0, 1, 1);
+	}
+	munmap(f, 4096);
+}
+
+/* ------------------------------------------------------------ io_uring */
+
+/*
+ * The futex operations of io_uring (Linux 6.7) on a ring set up with the raw
+ * system calls: Debian 12's headers know the ring but not these opcodes.
+ */
+#define IORING_OP_FUTEX_WAIT_	51
+#define IORING_OP_FUTEX_WAKE_	52
+#define IORING_OP_FUTEX_WAITV_	53
+
+struct ring {
+	int fd;
+	void *sq, *cq;
+	struct io_uring_sqe *sqes;
+	size_t sq_size, cq_size, sqe_size;
+	struct io_uring_params p;
+	unsigned int tail;
+	int last_res;
+};
+
+static int ring_init(struct ring *r, unsigned int entries)
+{
+	memset(r, 0, sizeof(*r));
+	/* submit all of a batch even when an entry of it fails (Linux 5.18) */
+	r->p.flags = IORING_SETUP_SUBMIT_ALL;
+	r->fd = syscall(__NR_io_uring_setup, entries, &r->p);
+	if (r->fd < 0)
+		return -1;
+	r->sq_size = r->p.sq_off.array + r->p.sq_entries * sizeof(unsigned int);
+	r->cq_size = r->p.cq_off.cqes + r->p.cq_entries * sizeof(struct io_uring_cqe);
+	r->sqe_size = r->p.sq_entries * sizeof(struct io_uring_sqe);
+	r->sq = mmap(NULL, r->sq_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		     r->fd, IORING_OFF_SQ_RING);
+	r->cq = mmap(NULL, r->cq_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		     r->fd, IORING_OFF_CQ_RING);
+	r->sqes = mmap(NULL, r->sqe_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		       r->fd, IORING_OFF_SQES);
+	if (r->sq == MAP_FAILED || r->cq == MAP_FAILED || r->sqes == MAP_FAILED) {
+		perror("futex_drive: io_uring: mmap");
+		exit(2);
+	}
+	r->tail = *(unsigned int *)(r->sq + r->p.sq_off.tail);
+	return 0;
+}
+
+static void ring_exit(struct ring *r)
+{
+	munmap(r->sqes, r->sqe_size);
+	munmap(r->cq, r->cq_size);
+	munmap(r->sq, r->sq_size);
+	close(r->fd);	/* cancels what still waits */
+}
+
+/* The next free entry, cleared, with @op, @addr and @user_data filled in. */
+static struct io_uring_sqe *ring_sqe(struct ring *r, int op, const void *addr,
+				     uint64_t user_data)
+{
+	unsigned int mask = *(unsigned int *)(r->sq + r->p.sq_off.ring_mask);
+	unsigned int i = r->tail++ & mask;
+	struct io_uring_sqe *sqe = &r->sqes[i];
+
+	((unsigned int *)(r->sq + r->p.sq_off.array))[i] = i;
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = op;
+	sqe->addr = (uintptr_t)addr;
+	sqe->user_data = user_data;
+	return sqe;
+}
+
+/* Submit what ring_sqe() prepared; take the completions there already. */
+static int ring_submit(struct ring *r, unsigned int n)
+{
+	__atomic_store_n((unsigned int *)(r->sq + r->p.sq_off.tail), r->tail,
+			 __ATOMIC_RELEASE);
+	return syscall(__NR_io_uring_enter, r->fd, n, 0, IORING_ENTER_GETEVENTS, NULL, 0);
+}
+
+/* Count (and consume) the completions; each failed one is an error. */
+static int ring_reap(struct ring *r)
+{
+	unsigned int *head = r->cq + r->p.cq_off.head;
+	unsigned int mask = *(unsigned int *)(r->cq + r->p.cq_off.ring_mask);
+	struct io_uring_cqe *cqes = r->cq + r->p.cq_off.cqes;
+	unsigned int h = *head, n = 0;
+
+	while (h != __atomic_load_n((unsigned int *)(r->cq + r->p.cq_off.tail),
+				    __ATOMIC_ACQUIRE)) {
+		r->last_res = cqes[h & mask].res;
+		calls++;
+		if (r->last_res < 0)
+			errors++;
+		h++;
+		n++;
+	}
+	__atomic_store_n(head, h, __ATOMIC_RELEASE);
+	return n;
+}
+
+/*
+ * Wait up to about 200 ms for @want completions.  A wake-up that an injected
+ * fault lost is made up for by futex_wake() on @f, then by cancelling
+ * everything still queued, so that no run waits for the watchdog.
+ */
+static void ring_wait(struct ring *r, int want, uint32_t *f)
+{
+	int round;
+
+	for (round = 0; round < 100 && want > 0; round++) {
+		syscall(__NR_io_uring_enter, r->fd, 0, 0, IORING_ENTER_GETEVENTS, NULL, 0);
+		want -= ring_reap(r);
+		if (want <= 0)
+			break;
+		msleep(2);
+		if (round == 20 || round == 40) {
+			syscall(SYS_futex, f, FUTEX_WAKE, 16, NULL, NULL, 0);
+			syscall(SYS_futex, f, FUTEX_WAKE_PRIVATE, 16, NULL, NULL, 0);
+		}
+		if (round == 60) {
+			struct io_uring_sqe *sqe = ring_sqe(r, IORING_OP_ASYNC_CANCEL, NULL, 99);
+
+			sqe->cancel_flags = IORING_ASYNC_CANCEL_ANY | IORING_ASYNC_CANCEL_ALL;
+			ring_submit(r, 1);
+			want++;
+		}
+	}
+}
+
+static struct io_uring_sqe *uring_futex(struct ring *r, int op, uint32_t *f, uint64_t val,
+					uint64_t mask, unsigned int flags, uint64_t user_data)
+{
+	struct io_uring_sqe *sqe = ring_sqe(r, op, f, user_data);
+
+	sqe->off = val;		/* addr2 */
+	sqe->addr3 = mask;
+	sqe->fd = flags;
+	return sqe;
+}
+
+/*
+ * IORING_OP_FUTEX_WAIT, _WAKE and _WAITV, private and shared: waits woken by
+ * io_uring and by futex(), a cancelled wait, a wait left queued when the
+ * ring closes, value mismatches, bad addresses and refused arguments.
+ */
+static void s_io_uring(void)
+{
+	uint32_t *f = map_words(1);
+	struct waitv v[2];
+	struct ring r;
+	unsigned int fl;
+	int i;
+
+	if (ring_init(&r, 16) < 0) {
+		printf("futex_drive: io_uring: io_uring_setup: %s, skipped\n", strerror(errno));
+		return;
+	}
+	/* a wake of nobody: 0, or EINVAL for an opcode the kernel does not know */
+	uring_futex(&r, IORING_OP_FUTEX_WAKE_, f, 1, FUTEX_BITSET_MATCH_ANY, FUTEX_32, 1);
+	ring_submit(&r, 1);
+	ring_wait(&r, 1, f);
+	if (r.last_res == -EINVAL) {
+		printf("futex_drive: io_uring: no futex operations in this kernel, skipped\n");
+		ring_exit(&r);
+		return;
+	}
+
+	for (i = 0; i < 4; i++) {
+		fl = FUTEX_32 | ((i & 1) ? FUTEX_PRIVATE_FLAG : 0);
+		memset(f, 0, 16);
+
+		/* a wait, woken by an io_uring wake in the same submission */
+		uring_futex(&r, IORING_OP_FUTEX_WAIT_, f, 0, FUTEX_BITSET_MATCH_ANY, fl, 1);
+		uring_futex(&r, IORING_OP_FUTEX_WAKE_, f, 1, FUTEX_BITSET_MATCH_ANY, fl, 2);
+		ring_submit(&r, 2);
+		ring_wait(&r, 2, f);
+
+		/* a wait woken by futex(); a wait cancelled */
+		uring_futex(&r, IORING_OP_FUTEX_WAIT_, f, 0, FUTEX_BITSET_MATCH_ANY, fl, 3);
+		ring_submit(&r, 1);
+		syscall(SYS_futex, f, (fl & FUTEX_PRIVATE_FLAG) ? FUTEX_WAKE_PRIVATE : FUTEX_WAKE,
+			1, NULL, NULL, 0);
+		ring_wait(&r, 1, f);
+		uring_futex(&r, IORING_OP_FUTEX_WAIT_, f, 0, FUTEX_BITSET_MATCH_ANY, fl, 4);
+		ring_sqe(&r, IORING_OP_ASYNC_CANCEL, (void *)4, 5);
+		ring_submit(&r, 2);
+		ring_wait(&r, 2, f);
+
+		/* futex_waitv of two, woken on the second; then one cancelled */
+		v[0] = (struct waitv){ .uaddr = (uintptr_t)&f[0], .flags = fl };
+		v[1] = (struct waitv){ .uaddr = (uintptr_t)&f[1], .flags = fl };
+		ring_sqe(&r, IORING_OP_FUTEX_WAITV_, v, 6)->len = 2;
+		uring_futex(&r, IORING_OP_FUTEX_WAKE_, &f[1], 1, FUTEX_BITSET_MATCH_ANY, fl, 7);
+		ring_submit(&r, 2);
+		ring_wait(&r, 2, f);
+		ring_sqe(&r, IORING_OP_FUTEX_WAITV_, v, 8)->len = 2;
+		ring_sqe(&r, IORING_OP_ASYNC_CANCEL, (void *)8, 9);
+		ring_submit(&r, 2);
+		ring_wait(&r, 2, f);
+
+		/* value mismatch: EAGAIN from the wait setup of both */
+		f[0] = 1;
+		uring_futex(&r, IORING_OP_FUTEX_WAIT_, f, 0, FUTEX_BITSET_MATCH_ANY, fl, 10);
+		ring_sqe(&r, IORING_OP_FUTEX_WAITV_, v, 11)->len = 2;
+		ring_submit(&r, 2);
+		ring_wait(&r, 2, f);
+		f[0] = 0;
+
+		/* EFAULT: the futex, the waiter array, an entry's futex */
+		uring_futex(&r, IORING_OP_FUTEX_WAIT_, (uint32_t *)16, 0,
+			    FUTEX_BITSET_MATCH_ANY, fl, 12);
+		uring_futex(&r, IORING_OP_FUTEX_WAKE_, (uint32_t *)16, 1,
+			    FUTEX_BITSET_MATCH_ANY, fl, 13);
+		ring_sqe(&r, IORING_OP_FUTEX_WAITV_, (void *)16, 14)->len = 2;
+		v[1].uaddr = 16;
+		ring_sqe(&r, IORING_OP_FUTEX_WAITV_, v, 15)->len = 2;
+		ring_submit(&r, 4);
+		ring_wait(&r, 4, f);
+		v[1].uaddr = (uintptr_t)&f[1];
+
+		/* EINVAL: no mask, bad flags, an empty or too long waiter array */
+		uring_futex(&r, IORING_OP_FUTEX_WAIT_, f, 0, 0, fl, 16);
+		uring_futex(&r, IORING_OP_FUTEX_WAIT_, f, 0, FUTEX_BITSET_MATCH_ANY,
+			    FUTEX2_SIZE_U8_, 17);
+		ring_sqe(&r, IORING_OP_FUTEX_WAITV_, v, 18)->len = 0;
+		ring_sqe(&r, IORING_OP_FUTEX_WAITV_, v, 19)->len = 129;
+		ring_submit(&r, 4);
+		ring_wait(&r, 4, f);
+	}
+	/* left waiting when the ring closes: cancelled by io_uring itself */
+	uring_futex(&r, IORING_OP_FUTEX_WAIT_, f, 0, FUTEX_BITSET_MATCH_ANY, FUTEX_32, 20);
+	ring_sqe(&r, IORING_OP_FUTEX_WAITV_, v, 21)->len = 2;
+	ring_submit(&r, 2);
+	ring_exit(&r);
+	munmap(f, 4096);
+}
+
 /* ------------------------------------------------------------ races
  *
  * Error paths that open only when another CPU acts inside a window of a few
@@ -1012,6 +1379,8 @@ static const struct scenario scenarios[] = {
 	{ "requeue", s_requeue },
 	{ "pi_owner_exiting", s_pi_owner_exiting },
 	{ "shared", s_shared },
+	{ "futex2", s_futex2 },
+	{ "io_uring", s_io_uring },
 };
 
 /* Run only when named: they need several CPUs. */
