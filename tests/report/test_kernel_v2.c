@@ -400,7 +400,7 @@ static void test_locate(const char *srctree, const char *fixture)
 	s = site_find(&r, "wait_get_value");
 	CHECK(s && s->function && !strcmp(s->function, "?") && msg.buf &&
 	      strstr(msg.buf, "site 'wait_get_value' at line ") &&
-	      strstr(msg.buf, ": no function of gcov's holds it"),
+	      strstr(msg.buf, ": neither gcov nor the source names its function"),
 	      "without gcov data the function is '?', with a warning");
 	wgv_line = s ? s->line : 0;
 	sb_free(&msg);
@@ -451,6 +451,71 @@ static void test_locate(const char *srctree, const char *fixture)
 	free(dup);
 }
 
+/* ------------------------------------------------------------ a site's function */
+
+/* kernel-style source: a helper gcov has no function record of, two syscalls */
+static const char fn_snippet[] =
+	"static __always_inline int\n"				/* 1 */
+	"cmpxchg_helper(u32 __user *uaddr, u32 *uval)\n"		/* 2 */
+	"{\n"							/* 3 */
+	"\tif (futex_fault(helper_site, uaddr))\n"		/* 4 */
+	"\t\treturn -EFAULT;\n"					/* 5 */
+	"\treturn 0;\n"						/* 6 */
+	"}\n"							/* 7 */
+	"\n"							/* 8 */
+	"static int unused_between;\n"				/* 9 */
+	"\n"							/* 10 */
+	"SYSCALL_DEFINE3(get_robust_list, int, pid,\n"		/* 11 */
+	"\t\tsize_t __user *, len_ptr)\n"			/* 12 */
+	"{\n"							/* 13 */
+	"\treturn 0;\n"						/* 14 */
+	"}\n"							/* 15 */
+	"/* a comment */\n"					/* 16 */
+	"COMPAT_SYSCALL_DEFINE2(set_robust_list, void *, head, size_t, len)\n" /* 17 */
+	"{\n"							/* 18 */
+	"\tstruct x y = {\n"					/* 19 */
+	"\t};\n"							/* 20 */
+	"\treturn 0;\n"						/* 21 */
+	"}\n";							/* 22 */
+
+static void test_source_function(void)
+{
+	static const struct { int line; const char *want; } cases[] = {
+		{ 4, "cmpxchg_helper" }, { 6, "cmpxchg_helper" }, { 9, NULL },
+		{ 12, NULL }, { 14, "get_robust_list" }, { 20, "compat_set_robust_list" },
+		{ 21, "compat_set_robust_list" },
+	};
+	struct func gcov_fn = { .name = (char *)"__do_sys_get_robust_list", .start = 11, .end = 15 };
+	struct srcfile f = { 0 };
+	char *text = xstrdup(fn_snippet), *p, *got;
+	char *lines[32];
+	size_t i;
+
+	f.line_text = lines;
+	for (p = text; *p; ) {
+		char *e = strchr(p, '\n');
+
+		f.line_text[++f.nlines] = p;
+		*e = '\0';
+		p = e + 1;
+	}
+	f.text = text;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		got = srcfile_function(&f, cases[i].line);
+		CHECK(cases[i].want ? got && !strcmp(got, cases[i].want) : !got,
+		      "line %d without gcov's record: function %s (want %s)", cases[i].line,
+		      got ? got : "none", cases[i].want ? cases[i].want : "none");
+		free(got);
+	}
+	f.funcs = &gcov_fn;
+	f.nfuncs = 1;
+	got = srcfile_function(&f, 12);
+	CHECK(got && !strcmp(got, "get_robust_list"), "gcov's record wins: line 12 in %s",
+	      got ? got : "none");
+	free(got);
+	free(text);
+}
+
 int main(int argc, char **argv)
 {
 	char dir[] = "/tmp/test_kernel_v2.XXXXXX";
@@ -466,6 +531,7 @@ int main(int argc, char **argv)
 	if (!tmp)
 		abort();
 	test_locate(argv[1], argv[2]);
+	test_source_function();
 	cmd = xasprintf("rm -rf %s", tmp);
 	if (system(cmd))
 		fprintf(stderr, "test_kernel_v2: cannot remove %s\n", tmp);

@@ -164,7 +164,64 @@ static char *source_name(const char *fn)
 	return xstrdup(fn);
 }
 
-/* the function of gcov's JSON that holds the line, the innermost if several */
+/*
+ * The function whose definition holds @line, read from the source in kernel
+ * style: the body opens with "{" alone in column 0 and closes with "}" in
+ * column 0, and the declarator before the body names the function (the
+ * first argument of a SYSCALL_DEFINEn).  For what gcov has no record of as
+ * a function: an __always_inline helper, whose lines count in its callers.
+ */
+static char *source_function(const struct srcfile *f, int line)
+{
+	const char *t, *p, *q;
+	struct strbuf decl;
+	char *name = NULL;
+	int open, ln;
+
+	if (!f->text || line < 1 || line > f->nlines)
+		return NULL;
+	for (open = line; open >= 1; open--) {
+		t = f->line_text[open];
+		if (t[0] == '}')
+			return NULL;
+		if (t[0] == '{' && (!t[1] || isspace((unsigned char)t[1])))
+			break;
+	}
+	if (open < 1)
+		return NULL;
+	/* the declarator: the lines above up to a blank one or the end of another */
+	for (ln = open - 1; ln >= 1; ln--) {
+		t = f->line_text[ln];
+		if (!t[0] || t[0] == '#' || t[0] == '}' || strstr(t, "*/") ||
+		    t[strlen(t) - 1] == ';')
+			break;
+	}
+	sb_init(&decl);
+	for (ln++; ln < open; ln++)
+		sb_printf(&decl, "%s ", f->line_text[ln]);
+	p = strchr(decl.buf, '(');
+	if (p) {
+		q = p;
+		while (q > decl.buf && (isalnum((unsigned char)q[-1]) || q[-1] == '_'))
+			q--;
+		if (!strncmp(q, "SYSCALL_DEFINE", 14) || !strncmp(q, "COMPAT_SYSCALL_DEFINE", 21)) {
+			const char *a = p + 1, *e = a + strcspn(a, ",)");
+
+			if (e > a)
+				name = xasprintf("%s%.*s", *q == 'C' ? "compat_" : "",
+						 (int)(e - a), a);
+		} else if (q < p) {
+			name = xasprintf("%.*s", (int)(p - q), q);
+		}
+	}
+	sb_free(&decl);
+	return name;
+}
+
+/*
+ * The function of gcov's JSON that holds the line, the innermost if several;
+ * else the one whose definition holds it in the source.
+ */
 char *srcfile_function(const struct srcfile *f, int line)
 {
 	const struct func *best = NULL;
@@ -177,7 +234,7 @@ char *srcfile_function(const struct srcfile *f, int line)
 		    (!best || fn->end - fn->start < best->end - best->start))
 			best = fn;
 	}
-	return best ? source_name(best->name) : NULL;
+	return best ? source_name(best->name) : source_function(f, line);
 }
 
 static int locate(struct report *r, struct site *s, const struct markers *ms)
@@ -252,7 +309,7 @@ int sites_locate(struct report *r)
 		if (s->file_idx >= 0)
 			s->function = srcfile_function(&r->files[s->file_idx], s->line);
 		if (!s->function) {
-			ffr_warn(s->file, "site '%s' at line %d: no function of gcov's holds it",
+			ffr_warn(s->file, "site '%s' at line %d: neither gcov nor the source names its function",
 				 s->name, s->line);
 			s->function = xstrdup("?");
 		}
