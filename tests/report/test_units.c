@@ -153,6 +153,36 @@ static void test_outcomes(void)
 	oc_sys_exit(e, 4194303, X86_64_NR_FUTEX, -11);
 	CHECK(s.n == 1 && s.oc[0] == OC_ERROR && s.ret[0] == -11, "pid 4194303");
 	oc_finish(e);
+
+	/* io_uring: the completion carries the error, io_uring_enter() returns >= 0 */
+	memset(&s, 0, sizeof(s));
+	e = oc_new(exit_nrs, record, &s);
+	oc_sys_enter(e, 20, X86_64_NR_IO_URING_ENTER);
+	i = inj(20, 5);
+	i.err = -12;
+	oc_inject(e, &i);
+	i = inj(20, 6);
+	oc_inject(e, &i);
+	oc_completion(e, 20, X86_64_NR_IO_URING_ENTER, -22);
+	oc_completion(e, 20, X86_64_NR_IO_URING_ENTER, -12);
+	CHECK(s.n == 1 && s.oc[0] == OC_ERROR && s.ret[0] == -12 && s.site[0] == 5,
+	      "io_uring: the completion with the injected errno settles that fault");
+	oc_sys_exit(e, 20, X86_64_NR_IO_URING_ENTER, 4);
+	CHECK(s.n == 2 && s.oc[1] == OC_ERROR && s.ret[1] == -22 && s.site[1] == 6,
+	      "io_uring: a fault still waiting at the return is the first failed completion's");
+	oc_sys_enter(e, 20, X86_64_NR_IO_URING_ENTER);
+	oc_inject(e, &i);
+	oc_completion(e, 20, X86_64_NR_IO_URING_ENTER, 0);
+	oc_sys_exit(e, 20, X86_64_NR_IO_URING_ENTER, 1);
+	CHECK(s.n == 3 && s.oc[2] == OC_RECOVERED,
+	      "io_uring: no failed completion, the call returns 1: recovered");
+	oc_sys_enter(e, 20, X86_64_NR_FUTEX);
+	oc_inject(e, &i);
+	oc_completion(e, 20, X86_64_NR_IO_URING_ENTER, -14);
+	oc_sys_exit(e, 20, X86_64_NR_FUTEX, 0);
+	CHECK(s.n == 4 && s.oc[3] == OC_RECOVERED,
+	      "a completion posted inside futex() says nothing of its faults");
+	oc_finish(e);
 }
 
 /* ------------------------------------------------------------ error paths */

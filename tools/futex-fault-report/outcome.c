@@ -14,9 +14,16 @@
  *    succeeded, a negative one that the error reached user space;
  *  - a -ERESTART* return is not seen by user space: the call is restarted
  *    and the faults keep waiting for the restarted call's return;
- *  - if the task exits first, or the trace ends, the call never returned.
+ *  - if the task exits first, or the trace ends, the call never returned;
+ *  - inside io_uring_enter() the error of an operation reaches user space
+ *    in its completion, and the call itself returns how many it submitted:
+ *    there a completion carrying the injected errno settles that fault as
+ *    an error at once, and at the call's return a fault still waiting is
+ *    an error if a completion failed since (the first such result), else
+ *    recovered.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "outcome.h"
 #include "util.h"
@@ -41,6 +48,7 @@ struct task {
 	bool			listed;		/* in oc_engine.busy */
 	long			nr;
 	int			op;		/* futex op of the call in progress, or -1 */
+	long			cqe_res;	/* first failed completion since the faults */
 	struct oc_inject	*pend;
 	unsigned int		npend;
 	size_t			cap;
@@ -121,6 +129,7 @@ void oc_sys_enter_op(struct oc_engine *e, int pid, long nr, int op)
 	t->state = TS_IN;
 	t->nr = nr;
 	t->op = op;
+	t->cqe_res = 0;
 }
 
 void oc_sys_enter(struct oc_engine *e, int pid, long nr)
@@ -144,9 +153,30 @@ void oc_sys_exit(struct oc_engine *e, int pid, long nr, long ret)
 		t->state = TS_RESTART;
 		return;
 	}
-	if (t->npend)
+	if (t->npend && t->cqe_res && ret >= 0)
+		settle(e, t, OC_ERROR, t->cqe_res);
+	else if (t->npend)
 		settle(e, t, ret < 0 ? OC_ERROR : OC_RECOVERED, ret);
+	t->cqe_res = 0;
 	t->state = TS_OUT;
+}
+
+void oc_completion(struct oc_engine *e, int pid, long nr, long res)
+{
+	struct task *t = task(e, pid);
+	unsigned int i;
+
+	if (!t->npend || t->state != TS_IN || t->nr != nr || res >= 0)
+		return;
+	for (i = 0; i < t->npend; i++) {
+		if (t->pend[i].err != res)
+			continue;
+		e->report(e->ctx, &t->pend[i], OC_ERROR, res);
+		memmove(&t->pend[i], &t->pend[i + 1], (--t->npend - i) * sizeof(*t->pend));
+		return;
+	}
+	if (!t->cqe_res)
+		t->cqe_res = res;
 }
 
 void oc_inject(struct oc_engine *e, const struct oc_inject *inj)

@@ -46,6 +46,12 @@ int oc_task_op(struct oc_engine *e, int pid);
 void oc_sys_exit(struct oc_engine *e, int pid, long nr, long ret);
 void oc_inject(struct oc_engine *e, const struct oc_inject *inj);
 void oc_task_exit(struct oc_engine *e, int pid);
+/*
+ * io_uring posted a completion with result @res while @pid was in system
+ * call @nr (io_uring_enter): an operation's error reaches user space there,
+ * not in the call's return value.
+ */
+void oc_completion(struct oc_engine *e, int pid, long nr, long res);
 /* events were lost on some CPU: whatever is pending becomes OC_UNKNOWN */
 void oc_lost(struct oc_engine *e);
 /* end of trace: whatever is pending never returned; frees the engine */

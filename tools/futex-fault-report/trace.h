@@ -52,15 +52,16 @@ struct decoder {
 	struct tep_handle	*tep;
 	const char		*path;
 	bool			swap;		/* the file's byte order is not ours */
-	int			id_inject, id_enter, id_exit, id_pexit;
+	int			id_inject, id_enter, id_exit, id_pexit, id_cqe;
 	struct field		f_type, f_pid;
 	/* f_caller: the event's call_site (interface v2) or caller (v1) */
 	struct field		f_site, f_err, f_op, f_caller, f_enter_id, f_exit_id, f_ret;
 	struct field		f_pexit_pid;
+	struct field		f_cqe_res;	/* io_uring_complete's res */
 	struct field		f_enter_op;	/* sys_enter's args[1] */
 	bool			has_op;		/* the inject event records the op */
 	/* the record sizes the fields read need */
-	unsigned int		need_common, need_inject, need_enter, need_exit, need_pexit;
+	unsigned int		need_common, need_inject, need_enter, need_exit, need_pexit, need_cqe;
 	struct field		f_name;		/* __string(name), newer kernels */
 	bool			has_name;
 	bool			name_relative;	/* __rel_loc */

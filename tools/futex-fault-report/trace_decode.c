@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The records of one trace, decoded: futex_fault_inject,
- * raw_syscalls:sys_enter and sys_exit, sched_process_exit, into the
- * outcome engine and one struct trace_site per site.
+ * raw_syscalls:sys_enter and sys_exit, sched_process_exit and
+ * io_uring:io_uring_complete, into the outcome engine and one struct
+ * trace_site per site.
  *
  * The per-record path does no lookup by name: event ids and field offsets
  * are resolved once per trace (decoder_setup()), a record of another event
@@ -252,6 +253,14 @@ int decode_record(struct decoder *t, const unsigned char *data, unsigned int siz
 		if (pid < 0 || pid >= PID_LIMIT)
 			return bad_pid(t, pid);
 		oc_task_exit(t->oc, pid);
+	} else if (type == t->id_cqe) {
+		if (size < t->need_cqe)
+			return short_record(t);
+		pid = read_field(t, data, &t->f_pid);
+		if (pid < 0 || pid >= PID_LIMIT)
+			return bad_pid(t, pid);
+		oc_completion(t->oc, pid, X86_64_NR_IO_URING_ENTER,
+			      (long)read_field(t, data, &t->f_cqe_res));
 	}
 	return 0;
 }
@@ -344,6 +353,8 @@ int decoder_setup(struct decoder *t)
 	if (t->id_enter < 0 || t->id_exit < 0)
 		return -1;
 	t->id_pexit = event_id(t, "sched", "sched_process_exit", false);
+	/* recorded where the kernel has io_uring (6.12 campaigns) */
+	t->id_cqe = event_id(t, "io_uring", "io_uring_complete", false);
 
 	ev = tep_find_event(t->tep, t->id_inject);
 	enter = tep_find_event(t->tep, t->id_enter);
@@ -353,6 +364,7 @@ int decoder_setup(struct decoder *t)
 	    get_field(t, ev, "common_pid", &t->f_pid, &t->need_common))
 		return -1;
 	t->need_inject = t->need_enter = t->need_exit = t->need_pexit = t->need_common;
+	t->need_cqe = t->need_common;
 	if (get_field(t, ev, "site", &t->f_site, &t->need_inject) ||
 	    get_field(t, ev, "err", &t->f_err, &t->need_inject))
 		return -1;
@@ -377,6 +389,9 @@ int decoder_setup(struct decoder *t)
 	if (t->id_pexit >= 0 &&
 	    get_field(t, tep_find_event(t->tep, t->id_pexit), "pid", &t->f_pexit_pid,
 		      &t->need_pexit))
+		return -1;
+	if (t->id_cqe >= 0 &&
+	    get_field(t, tep_find_event(t->tep, t->id_cqe), "res", &t->f_cqe_res, &t->need_cqe))
 		return -1;
 	return 0;
 }

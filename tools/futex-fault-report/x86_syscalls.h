@@ -13,7 +13,8 @@
 
 /*
  * The numbers marked "traced" are the futex system calls a campaign
- * records raw_syscalls events of: scripts/guest/campaign builds its
+ * records raw_syscalls events of, and io_uring_enter (426 on i386 too),
+ * whose futex operations (6.7+) reach the same code: scripts/guest/campaign builds its
  * trace-cmd filter from those lines, so this is their only list.
  */
 #define X86_64_NR_EXIT			60
@@ -21,6 +22,7 @@
 #define X86_64_NR_EXIT_GROUP		231
 #define X86_64_NR_SET_ROBUST_LIST	273	/* traced */
 #define X86_64_NR_GET_ROBUST_LIST	274	/* traced */
+#define X86_64_NR_IO_URING_ENTER	426	/* traced */
 #define X86_64_NR_FUTEX_WAITV		449	/* traced */
 /* futex2 (6.7+); i386 has the same numbers, as it has for futex_waitv */
 #define X86_64_NR_FUTEX_WAKE		454	/* traced */
