@@ -18,8 +18,8 @@
 
 #include "fault_sites.h"
 
-#define FUTEX_FAULT_SITE(name, err, flags)	FUTEX_FAULT_##name,
-#define FUTEX_FAULT_LAST(name, err, flags)	FUTEX_FAULT_##name,
+#define FUTEX_FAULT_SITE(name, ...)	FUTEX_FAULT_##name,
+#define FUTEX_FAULT_LAST(name, ...)	FUTEX_FAULT_##name,
 
 enum futex_fault_site {
 	FUTEX_FAULT_SITES

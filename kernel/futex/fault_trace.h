@@ -12,7 +12,7 @@
 /* Site numbers differ between configurations: export the names */
 #undef FUTEX_FAULT_SITE
 #undef FUTEX_FAULT_LAST
-#define FUTEX_FAULT_SITE(name, err, flags) \
+#define FUTEX_FAULT_SITE(name, ...) \
 	TRACE_DEFINE_ENUM(FUTEX_FAULT_##name);
 #define FUTEX_FAULT_LAST FUTEX_FAULT_SITE
 
@@ -20,8 +20,8 @@ FUTEX_FAULT_SITES
 
 #undef FUTEX_FAULT_SITE
 #undef FUTEX_FAULT_LAST
-#define FUTEX_FAULT_SITE(name, err, flags)	{ FUTEX_FAULT_##name, #name },
-#define FUTEX_FAULT_LAST(name, err, flags)	{ FUTEX_FAULT_##name, #name }
+#define FUTEX_FAULT_SITE(name, ...)	{ FUTEX_FAULT_##name, #name },
+#define FUTEX_FAULT_LAST(name, ...)	{ FUTEX_FAULT_##name, #name }
 
 /**
  * futex_fault_inject - a futex fault site failed on purpose
