@@ -1213,6 +1213,88 @@ static void s_io_uring(void)
 	munmap(f, 4096);
 }
 
+/* ------------------------------------------------------------ signals */
+
+static void on_sigusr1(int sig)
+{
+	(void)sig;
+}
+
+static uint32_t *sig_word;
+static pid_t sig_waiter_tid;
+
+/* Timed waits of every kind, each for 200 ms, the signal arriving in the middle. */
+static void *sig_waiter(void *arg)
+{
+	struct ktimespec rel = { 0, 200000000 };
+	struct ktimespec64 abs;
+	struct waitv v = { .uaddr = (uintptr_t)sig_word, .flags = FUTEX_32 };
+	int kind = *(int *)arg;
+
+	__atomic_store_n(&sig_waiter_tid, gettid_(), __ATOMIC_RELEASE);
+	switch (kind) {
+	case 0:
+		futex(sig_word, FUTEX_WAIT, 0, &rel, NULL, 0);
+		break;
+	case 1:
+		now64(CLOCK_MONOTONIC, &abs, 0);
+		abs.tv_nsec += 200000000;
+		if (abs.tv_nsec >= 1000000000) {
+			abs.tv_sec++;
+			abs.tv_nsec -= 1000000000;
+		}
+		futex(sig_word, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG, 0, &abs, NULL,
+		      FUTEX_BITSET_MATCH_ANY);
+		break;
+	case 2:
+		futex2_wait(sig_word, 0, FUTEX_BITSET_MATCH_ANY, FUTEX_32, NULL, 0);
+		break;
+	case 3:
+		now64(CLOCK_MONOTONIC, &abs, 1);
+		waitv(&v, 1, &abs, CLOCK_MONOTONIC);
+		break;
+	default:
+		futex(sig_word, FUTEX_WAIT, 0, NULL, NULL, 0);
+		break;
+	}
+	return NULL;
+}
+
+/*
+ * A signal with a handler interrupts a futex wait: -ERESTARTSYS, and for a
+ * timed FUTEX_WAIT the restart block that resumes it (futex_wait_restart());
+ * SA_RESTART restarts it, without SA_RESTART it fails with EINTR.
+ */
+static void s_signal(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigusr1 };
+	int kind, restart;
+	pthread_t t;
+
+	sig_word = map_words(0);
+	for (restart = 0; restart < 2; restart++) {
+		sa.sa_flags = restart ? SA_RESTART : 0;
+		sigaction(SIGUSR1, &sa, NULL);
+		for (kind = 0; kind < 5; kind++) {
+			sig_waiter_tid = 0;
+			*sig_word = 0;
+			pthread_create(&t, NULL, sig_waiter, &kind);
+			wait_for_sleep(&sig_waiter_tid);
+			pthread_kill(t, SIGUSR1);
+			if (kind >= 2) {
+				/* the untimed ones: wake them after the signal */
+				msleep(20);
+				*sig_word = 1;
+				syscall(SYS_futex, sig_word, FUTEX_WAKE, 1, NULL, NULL, 0);
+				syscall(SYS_futex, sig_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+			}
+			pthread_join(t, NULL);
+		}
+	}
+	signal(SIGUSR1, SIG_DFL);
+	munmap(sig_word, 4096);
+}
+
 /* ------------------------------------------------------------ races
  *
  * Error paths that open only when another CPU acts inside a window of a few
@@ -1381,6 +1463,7 @@ static const struct scenario scenarios[] = {
 	{ "shared", s_shared },
 	{ "futex2", s_futex2 },
 	{ "io_uring", s_io_uring },
+	{ "signal", s_signal },
 };
 
 /* Run only when named: they need several CPUs. */
