@@ -5,7 +5,7 @@
 # follows from it, so that the work trees, builds and runs of the two kernels
 # live side by side and never mix:
 #
-#   FF_KERNEL   6.1 or 6.12 (default 6.1)
+#   FF_KERNEL   6.12 (the default) or 6.1
 #   FF_WORK     build/$FF_KERNEL: the work tree (linux/), the build (obj/),
 #               the guest runs (runs/)
 #   FF_SRC      the source to build: Debian's linux-source-$FF_KERNEL tarball
@@ -15,7 +15,7 @@
 # Needs FF_REPO set to the repository's top directory.
 
 FF_KERNELS="6.1 6.12"
-FF_KERNEL=${FF_KERNEL:-6.1}
+FF_KERNEL=${FF_KERNEL:-6.12}
 case " $FF_KERNELS " in
 *" $FF_KERNEL "*) ;;
 *)	echo "error: FF_KERNEL=$FF_KERNEL: the kernels this project supports are: $FF_KERNELS" >&2

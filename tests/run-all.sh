@@ -15,10 +15,10 @@ cd "$(dirname "$0")/.."
 [ -n "${FF_ISOLATED:-}" ] || exec tests/isolate "$0" "$@"
 echo "=== other checkouts hidden: $FF_ISOLATED"
 
-# usage: tests/run-all.sh [KERNEL...]   (default: $FF_KERNEL, or 6.1)
+# usage: tests/run-all.sh [KERNEL...]   (default: $FF_KERNEL, or 6.1 and 6.12)
 # The suites of a kernel's build run for each kernel named, with FF_KERNEL
 # set; the others once, on the first.
-kernels=${*:-${FF_KERNEL:-6.1}}
+kernels=${*:-${FF_KERNEL:-6.1 6.12}}
 first=${kernels%% *}
 
 suites=(

@@ -24,7 +24,7 @@ suites+=(
 	"debug-campaign|the default campaign on the debug kernel (lockdep, slab and object debugging, kmemleak)|tests/robust/debug-campaign.sh"
 )
 [ -x tests/robust/run-kernel.sh ] && suites+=(
-	"kernel-debug|debugfs hostile writes and the stress, debug kernel|FF_OBJ=${FF_WORK:-build/${FF_KERNEL:-6.1}}/obj-debug tests/robust/run-kernel.sh"
+	"kernel-debug|debugfs hostile writes and the stress, debug kernel|FF_OBJ=${FF_WORK:-build/${FF_KERNEL:-6.12}}/obj-debug tests/robust/run-kernel.sh"
 )
 
 pass=0
