@@ -8,7 +8,8 @@
 #
 #   fixture_unpack TARBALL DIR   unpack TARBALL into DIR (DIR/fixture)
 #   fixture_v2_sources FX SRC    the v2 fixture FX's sources into SRC/kernel/futex,
-#                                from $tree's git objects (the blobs of FX/sources.txt)
+#                                from $tree's git objects (the blobs of FX/sources.txt),
+#                                or from FX/blobs/ for the project's own files
 #   fixture_v1_sources FX1       the v1 fixture's sources into FX1/src/kernel/futex:
 #                                pristine 6.1 from $tree plus series v1 of this
 #                                repository's history, checked against FX1/sources.txt
@@ -29,6 +30,12 @@ fixture_v2_sources()
 
 	mkdir -p "$src/kernel/futex"
 	while read -r id f; do
+		# the project's own files (the overlay) as the fixture's kernel had
+		# them, where the series has changed them since, are in blobs/
+		if [ -f "$fx/blobs/$id" ] && [ "$(git hash-object "$fx/blobs/$id")" = "$id" ]; then
+			cp "$fx/blobs/$id" "$src/$f"
+			continue
+		fi
 		git -C "$tree" cat-file blob "$id" > "$src/$f" 2>/dev/null || {
 			echo "# the fixture's sources are not in $tree's git objects:"
 			echo "# rerun tests/report/record-fixture.sh (needs a built kernel)"

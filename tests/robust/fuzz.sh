@@ -93,6 +93,10 @@ rm -rf "$src"
 mkdir -p "$src/kernel/futex"
 have_src=1
 while read -r id f; do
+	if [ -f "$fx/blobs/$id" ]; then
+		cp "$fx/blobs/$id" "$src/$f"
+		continue
+	fi
 	git -C "$tree" cat-file blob "$id" > "$src/$f" 2>/dev/null || { have_src=0; break; }
 done < "$fx/sources.txt"
 if [ $have_src = 1 ] && "$tool/futex-fault-report" -q --srctree "$src" -o "$out/report-fixture" "$fx" 2>/dev/null; then
