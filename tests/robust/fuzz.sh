@@ -93,7 +93,7 @@ rm -rf "$src"
 mkdir -p "$src/kernel/futex"
 have_src=1
 while read -r id f; do
-	if [ -f "$fx/blobs/$id" ]; then
+	if [ -f "$fx/blobs/$id" ] && [ "$(git hash-object "$fx/blobs/$id")" = "$id" ]; then
 		cp "$fx/blobs/$id" "$src/$f"
 		continue
 	fi

@@ -14,8 +14,8 @@
 /*
  * The numbers marked "traced" are the futex system calls a campaign
  * records raw_syscalls events of, and io_uring_enter (426 on i386 too),
- * whose futex operations (6.7+) reach the same code: scripts/guest/campaign builds its
- * trace-cmd filter from those lines, so this is their only list.
+ * whose futex operations (6.7+) reach the same code.  scripts/guest/campaign
+ * builds its trace-cmd filter from those lines, so this is their only list.
  */
 #define X86_64_NR_EXIT			60
 #define X86_64_NR_FUTEX			202	/* traced */
