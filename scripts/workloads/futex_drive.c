@@ -378,6 +378,20 @@ static void s_pi(void)
 		int priv = shared ? 0 : FUTEX_PRIVATE_FLAG;
 		uint32_t *w = shared ? map_words(1) : f;
 
+		/*
+		 * Owned by a dead tid: the kernel sets FUTEX_WAITERS, then takes
+		 * the exit-race path.  First, so that when a site of
+		 * lock_pi_update_atomic() fails the first call that reaches it
+		 * (and the retries after it), that is this caller, not the one
+		 * taking a free lock below.
+		 */
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		abs.tv_sec = now.tv_sec;
+		abs.tv_nsec = now.tv_nsec;
+		*w = 0x3ffffff0;
+		futex(w, FUTEX_TRYLOCK_PI | priv, 0, NULL, NULL, 0);
+		futex(w, FUTEX_LOCK_PI | priv, 0, &abs, NULL, 0);
+
 		/* uncontended: trylock, lock, unlock in the kernel */
 		*w = 0;
 		futex(w, FUTEX_TRYLOCK_PI | priv, 0, NULL, NULL, 0);
@@ -394,11 +408,6 @@ static void s_pi(void)
 		abs.tv_sec = now.tv_sec;
 		abs.tv_nsec = now.tv_nsec;
 		futex(w, FUTEX_LOCK_PI2 | priv, 0, &abs, NULL, 0);
-		*w = 0;
-		/* owned by a dead tid: the kernel takes the exit-race path */
-		*w = 0x3ffffff0;
-		futex(w, FUTEX_TRYLOCK_PI | priv, 0, NULL, NULL, 0);
-		futex(w, FUTEX_LOCK_PI | priv, 0, &abs, NULL, 0);
 		*w = 0;
 		if (shared)
 			munmap(w, 4096);
@@ -1451,10 +1460,11 @@ struct scenario {
 static const struct scenario scenarios[] = {
 	{ "wake_op", s_wake_op },
 	{ "wake_op_bad", s_wake_op_bad },
+	/* before robust, whose PI mutexes take a free lock (see s_pi) */
+	{ "pi", s_pi },
 	{ "robust", s_robust },
 	{ "get_robust_list", s_get_robust_list },
 	{ "get_robust_list_err", s_get_robust_list_err },
-	{ "pi", s_pi },
 	{ "pi_trylock_busy", s_pi_trylock_busy },
 	{ "pi_kthread", s_pi_kthread },
 	{ "pi_bad_owner", s_pi_bad_owner },
