@@ -191,7 +191,11 @@ static void add_regression(struct compare *c, enum cmp_reg kind, const char *sit
  *   - noreturn (a call that never returned: the task died in it, or hung),
  *   - exit (the fault now hits outside a system call or in exit()),
  *   - error, when every fault of OLD with a known outcome was recovered
- *     (the kernel used to retry or fall back; now user space sees an error).
+ *     (the kernel used to retry or fall back; now user space sees an error);
+ * or OLD recovered some of its faults and NEW none (a retry or fallback that
+ * no longer happens, where OLD also had errors: those of a call that failed
+ * for its own reason after the recovery, or of a run that failed the
+ * recovery too, such as a fault-in site's).
  * Counts alone are not compared: they follow each run's policy interval.
  */
 static char *outcome_worse(const struct site *o, const struct site *n)
@@ -222,6 +226,9 @@ static char *outcome_worse(const struct site *o, const struct site *n)
 	}
 	if (sb.len)
 		sb_printf(&sb, " (recovered %llu -> %llu)", a[OC_RECOVERED], b[OC_RECOVERED]);
+	else if (a[OC_RECOVERED] && !b[OC_RECOVERED] && b[OC_ERROR])
+		sb_printf(&sb, "recovered %llu -> 0 (error %llu -> %llu)", a[OC_RECOVERED],
+			  a[OC_ERROR], b[OC_ERROR]);
 	return sb.buf;
 }
 
