@@ -35,6 +35,7 @@ for k in $kernels; do
 		"$k: zero cost of disabled sites|FF_KERNEL=$k tests/zero-cost.sh"
 		"$k: patch series, checkpatch --strict|FF_KERNEL=$k scripts/ff series"
 		"$k: reduced campaign end to end|FF_KERNEL=$k tests/campaign/run.sh"
+		"$k: scripts/changed against it, a planted regression|FF_KERNEL=$k tests/campaign/changed.sh"
 	)
 done
 
