@@ -64,6 +64,8 @@ for a in -j1 -j3; do
 	report -q $a -o "$work/report$a" "$fx" 2>/dev/null
 	cmp -s "$work/report/report.json" "$work/report$a/report.json" &&
 		ok "report.json with $a is the same" || not_ok "report.json with $a differs"
+	diff -r "$work/report/faults" "$work/report$a/faults" >/dev/null &&
+		ok "faults/ with $a is the same" || not_ok "faults/ with $a differs"
 	rm -rf "$work/report$a"
 done
 
@@ -472,6 +474,120 @@ n_events=$(grep -c futex_fault_inject "$work/plain.txt")
 n_report=$(python3 -c 'import json,sys; print([s for s in json.load(open(sys.argv[1]))["sites"] if s["name"] == "wait_get_value"][0]["fired"])' "$work/report/report.json")
 [ "$n_events" = "$n_report" ] && ok "trace-cmd report shows $n_events events, report.json fired $n_report" ||
 	not_ok "trace-cmd report shows $n_events events, report.json fired $n_report"
+
+# ------------------------------------------------------------ per-fault outcomes
+
+# faults/<run>.tsv: one line per injected fault, for the plugin
+# (-O futex_fault:faults=); report.json's runs name them
+check_files='
+import json, os, sys
+rep, out = json.load(open(sys.argv[1])), sys.argv[2]
+bad, n = [], 0
+for r in rep["runs"]:
+    want = "faults/%s.tsv" % r["name"] if r["injected"] else None
+    if r["faults"] != want:
+        bad.append("%s: faults %s" % (r["name"], r["faults"]))
+        continue
+    if not want:
+        continue
+    lines = open(os.path.join(out, want)).read().splitlines()
+    if lines[:2] != ["# futex-fault-report faults/1", "# ts\tcpu\tpid\tsite\toutcome\terrno"] or \
+       len(lines) - 2 != r["injected"]:
+        bad.append("%s: %d lines for %d faults" % (want, len(lines) - 2, r["injected"]))
+    ts = [int(l.split("\t")[0]) for l in lines[2:]]
+    if ts != sorted(ts):
+        bad.append(want + ": not in time order")
+    n += 1
+print("; ".join(bad) if bad else "%d runs with faults, one line each, in time order" % n)
+sys.exit(1 if bad else 0)
+'
+if msg=$(python3 -c "$check_files" "$work/report/report.json" "$work/report" 2>&1); then
+	ok "faults/<run>.tsv: $msg"
+else
+	not_ok "faults/<run>.tsv: $msg"
+fi
+
+# faults TRACE FILE OUT [-O ...]: trace-cmd report -t with the plugin and faults=FILE
+faults()
+{
+	local trace=$1 file=$2 out=$3
+	shift 3
+	TRACEEVENT_PLUGIN_DIR=$plugdir trace-cmd report -t -O "futex_fault:faults=$file" "$@" \
+		"$trace" > "$out" 2>&1
+}
+
+# each fault's line says its own outcome: the counts are report.json's, and
+# each is what the task's own next events say (check_faults.py)
+for r in $(jq -r '.runs[] | select(.faults) | .name' "$work/report/report.json"); do
+	faults "$fx/runs/$r/trace.dat" "$work/report/faults/$r.tsv" "$work/faults-$r.txt"
+	if msg=$(python3 "$here/check_faults.py" "$work/report/report.json" "$r" "$work/faults-$r.txt" 2>&1); then
+		ok "plugin faults=: $msg"
+	else
+		not_ok "plugin faults=: $r: $msg"
+	fi
+done
+line=$(grep -m1 futex_fault_inject "$work/faults-wait_get_value.txt")
+echo "$line" | grep -qE "site=wait_get_value err=EFAULT uaddr=0x[0-9a-f]+ call_site=futex_wait_setup\+0x[0-9a-f]+ outcome=error errno=EAGAIN$" &&
+	ok "plugin faults=: wait_get_value injects EFAULT, user space saw EAGAIN: $(echo "$line" | sed 's/.*futex_fault_inject: *//')" ||
+	not_ok "plugin faults=: wait_get_value: $line"
+grep -m1 futex_fault_inject "$work/faults-wake_op_atomic.txt" | grep -qE "call_site=futex_wake_op\+0x[0-9a-f]+ outcome=recovered$" &&
+	ok "plugin faults=: wake_op_atomic's fault recovered, no errno" ||
+	not_ok "plugin faults=: wake_op_atomic: $(grep -m1 futex_fault_inject "$work/faults-wake_op_atomic.txt")"
+# with report= too: the fault's outcome, then the site's totals
+faults "$trace" "$work/report/faults/wait_get_value.tsv" "$work/faults-both.txt" \
+	-O "futex_fault:report=$work/report/report.json"
+grep -m1 futex_fault_inject "$work/faults-both.txt" | grep -qE " outcome=error errno=EAGAIN \[fired=5 recovered=0 error=5 " &&
+	ok "plugin faults= and report=: the fault's outcome, then the site's totals" ||
+	not_ok "plugin faults= and report=: $(grep -m1 futex_fault_inject "$work/faults-both.txt")"
+
+# each line is looked up by its own time stamp, CPU and pid: a file saying
+# the third fault recovered makes that line, and only it, say so
+awk -F'\t' 'BEGIN { OFS = "\t" } NR == 5 { $5 = "recovered"; $6 = "-" } { print }' \
+	"$work/report/faults/wait_get_value.tsv" > "$work/third.tsv"
+faults "$trace" "$work/third.tsv" "$work/faults-third.txt"
+got=$(grep futex_fault_inject "$work/faults-third.txt" | sed -n 's/.* outcome=\([a-z]*\).*/\1/p' | tr '\n' ' ')
+[ "$got" = "error error recovered error error " ] &&
+	ok "plugin faults=: each event its own line (the third made recovered: $got)" ||
+	not_ok "plugin faults=: the third made recovered: $got"
+# another run's file has none of this trace's faults
+faults "$trace" "$work/report/faults/wake_op_atomic.tsv" "$work/faults-other.txt"
+[ "$(grep futex_fault_inject "$work/faults-other.txt" | grep -c ' \[not in faults\]$')" = 5 ] &&
+	ok "plugin faults= of another run: every event [not in faults]" ||
+	not_ok "plugin faults= of another run: $(grep -m1 futex_fault_inject "$work/faults-other.txt")"
+
+# bad_faults WHAT FILE MESSAGE: said once, naming the file, and the events
+# are printed plain, the site's totals (report=) still with them
+bad_faults()
+{
+	local what=$1 file=$2 msg=$3 out=$work/faults-bad.txt nmsg
+	faults "$trace" "$file" "$out" -O "futex_fault:report=$work/report/report.json"
+	nmsg=$(grep -cF -- "plugin_futex_fault: $file$msg" "$out")
+	if [ "$nmsg" = 1 ] && [ "$(grep -c futex_fault_inject "$out")" = 5 ] &&
+	   ! grep futex_fault_inject "$out" | grep -qF -e ' outcome=' -e '[not in faults]' &&
+	   [ "$(grep futex_fault_inject "$out" | grep -c 'call_site=futex_wait_setup+0x[0-9a-f]* \[fired=5 ')" = 5 ]; then
+		ok "plugin faults=, $what: one message naming it, plain event lines ($(grep -m1 plugin_futex_fault "$out"))"
+	else
+		not_ok "plugin faults=, $what: $nmsg messages; $(grep -m1 -e plugin_futex_fault -e futex_fault_inject "$out")"
+	fi
+}
+good=$work/report/faults/wait_get_value.tsv
+bad_faults "a missing file" "$work/no-such.tsv" ": No such file or directory"
+printf '{ "sites": [] }\n' > "$work/f-json.tsv"
+bad_faults "report.json given as faults" "$work/f-json.tsv" ":1: not a futex-fault-report faults file"
+: > "$work/f-empty.tsv"
+bad_faults "an empty file" "$work/f-empty.tsv" ":0: not a futex-fault-report faults file (empty or no header)"
+head -c -1 "$good" > "$work/f-trunc.tsv"
+bad_faults "the last line cut" "$work/f-trunc.tsv" ":7: truncated: the last line has no newline"
+sed '4s/\t[0-9]*\t/\tx\t/' "$good" > "$work/f-cpu.tsv"
+bad_faults "a cpu that is no number" "$work/f-cpu.tsv" ":4: cpu or pid is not a number"
+sed '5s/error/erred/' "$good" > "$work/f-oc.tsv"
+bad_faults "an unknown outcome" "$work/f-oc.tsv" ":5: not an outcome"
+sed '6s/\tEAGAIN$/\t-/' "$good" > "$work/f-errno.tsv"
+bad_faults "an error without errno" "$work/f-errno.tsv" ":6: an error needs an errno"
+{ head -n 2 "$good"; tail -n +3 "$good" | sort -r; } > "$work/f-order.tsv"
+bad_faults "lines out of time order" "$work/f-order.tsv" ":4: not in time order"
+TRACEEVENT_PLUGIN_DIR=$plugdir trace-cmd list -O 2>/dev/null | grep -A3 "plugin:.*futex_fault" | grep -q "option:.*faults" &&
+	ok "trace-cmd list -O shows futex_fault:faults" || not_ok "trace-cmd list -O lacks futex_fault:faults"
 
 # ------------------------------------------------------------ the site locator
 

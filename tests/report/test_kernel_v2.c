@@ -23,6 +23,7 @@
  *   SRCTREE     the v2 fixture's sources (run-tests.sh extracts them)
  * TAP output; exit status 1 if any test failed.
  */
+#include <fcntl.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,9 +260,141 @@ static void test_plugin(const char *fixture)
 	globfree(&g);
 }
 
-/* ------------------------------------------------------------ the site locator */
+/* ------------------------------------------------------------ per-fault lines */
 
 static char *tmp;	/* scratch directory */
+
+struct fault_check {
+	struct tep_event	*event;
+	const char		*path;		/* the faults file written for the first event */
+	char			*out[3];	/* the first event printed three times */
+	bool			done;
+};
+
+static char *print_inject(struct tep_record *rec, struct tep_event *event)
+{
+	struct trace_seq s;
+	char *out;
+
+	trace_seq_init(&s);
+	futex_fault_handler(&s, rec, event, NULL);
+	trace_seq_terminate(&s);
+	out = xstrdup(s.buffer);
+	trace_seq_destroy(&s);
+	return out;
+}
+
+/*
+ * The first event's time stamp, CPU and pid on three lines: another site's,
+ * then two faults of its own (the same task on the same CPU in the same
+ * nanosecond), and one line on another CPU at that time stamp
+ */
+static int fault_event(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
+{
+	struct fault_check *c = data;
+	int pid = tep_data_pid(c->event->tep, rec), i;
+	FILE *f;
+
+	if (c->done || tep_data_type(c->event->tep, rec) != c->event->id)
+		return 0;
+	c->done = true;
+	f = fopen(c->path, "w");
+	if (!f)
+		abort();
+	fprintf(f, "%s\n%s\n", FAULTS_MAGIC, FAULTS_HEADER);
+	fprintf(f, "%llu\t%d\t%d\twait_get_key\texit\t-\n", rec->ts, rec->cpu, pid);
+	fprintf(f, "%llu\t%d\t%d\twait_get_value\trecovered\t-\n", rec->ts, rec->cpu, pid);
+	fprintf(f, "%llu\t%d\t%d\twait_get_value\terror\tEFAULT\n", rec->ts, rec->cpu, pid);
+	fprintf(f, "%llu\t%d\t%d\twait_get_value\tnoreturn\t-\n", rec->ts, rec->cpu + 1, pid);
+	fclose(f);
+	faults_load(c->path);
+	for (i = 0; i < 3; i++)
+		c->out[i] = print_inject(rec, c->event);
+	return 0;
+}
+
+/*
+ * A faults file of one line after the header, loaded: how many rows it
+ * gave; 0 when the plugin said, on stderr, what is wrong with line 3
+ */
+static size_t load_line(const char *line)
+{
+	char *path = xasprintf("%s/line.tsv", tmp);
+	char *errs = xasprintf("%s/line.err", tmp), *said, *want;
+	FILE *f = fopen(path, "w");
+	int fd, saved;
+	size_t rows;
+
+	if (!f)
+		abort();
+	fprintf(f, "%s\n%s\n%s\n", FAULTS_MAGIC, FAULTS_HEADER, line);
+	fclose(f);
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(errs, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (saved < 0 || fd < 0 || dup2(fd, 2) < 0)
+		abort();
+	close(fd);
+	faults_load(path);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rows = flt.loaded ? flt.nrows : 0;
+	said = read_file(errs, NULL);
+	want = xasprintf("plugin_futex_fault: %s:3: ", path);
+	if (!said || (rows ? *said != '\0' : strncmp(said, want, strlen(want))))
+		rows = 99;	/* neither loaded quietly nor said naming the line */
+	free(said);
+	free(want);
+	free(errs);
+	free(path);
+	return rows;
+}
+
+static void test_faults(const char *fixture)
+{
+	char *trace = xasprintf("%s/runs/wait_get_value/trace.dat", fixture);
+	struct tracecmd_input *h = trace_open(trace);
+	struct fault_check c = { 0 };
+	int i;
+
+	c.path = xasprintf("%s/faults.tsv", tmp);
+	c.event = h ? tep_find_event_by_name(tracecmd_get_tep(h), "futex_fault",
+					     "futex_fault_inject") : NULL;
+	CHECK(c.event, "%s: futex_fault_inject in the trace", trace);
+	if (c.event)
+		tracecmd_iterate_events(h, NULL, 0, fault_event, &c);
+	CHECK(c.done && flt.loaded && flt.nrows == 4, "faults: a file of 4 lines at one time stamp loads");
+	CHECK(c.out[0] && strstr(c.out[0], " outcome=recovered") && !strstr(c.out[0], "errno=") &&
+	      c.out[1] && strstr(c.out[1], " outcome=error errno=EFAULT") &&
+	      c.out[2] && strstr(c.out[2], " outcome=recovered"),
+	      "faults: two faults of one task at one time stamp take their lines in turn, another site's and CPU's skipped: '%s', '%s', '%s'",
+	      c.out[0] ? c.out[0] : "", c.out[1] ? c.out[1] : "", c.out[2] ? c.out[2] : "");
+	for (i = 0; i < 3; i++)
+		free(c.out[i]);
+
+	CHECK(load_line("1\t0\t1\twait_get_value\terror\tEFAULT") == 1, "faults: a well-formed line");
+	CHECK(load_line("18446744073709551615\t0\t1\tw\texit\t-") == 1 &&
+	      flt.rows[0].ts == 18446744073709551615ull, "faults: the largest time stamp");
+	CHECK(!load_line("18446744073709551616\t0\t1\tw\texit\t-"), "faults: a time stamp past 64 bits");
+	CHECK(!load_line("1\t2147483648\t1\tw\texit\t-"), "faults: a CPU past INT_MAX");
+	CHECK(!load_line("1\t0\t-1\tw\texit\t-"), "faults: a negative pid");
+	CHECK(!load_line("1\t0\t1\tw\texit\t-\tmore"), "faults: a seventh field");
+	CHECK(!load_line("1\t0\t1\tw\texit"), "faults: five fields");
+	CHECK(!load_line("1\t0\t1\tW-X\texit\t-"), "faults: a site that is no site name");
+	CHECK(!load_line("1\t0\t1\tw\texit\tEFAULT"), "faults: an errno for an outcome that is not an error");
+	CHECK(!load_line("1\t0\t1\tw\terror\tefault"), "faults: an errno that is not an errno name");
+	CHECK(!load_line("1\t0\t1\tw\texit\t-\r"), "faults: a CRLF line end");
+	faults_free();
+	if (h)
+		tracecmd_close(h);
+	symtab_free(&ev.sites);
+	memset(&ev, 0, sizeof(ev));
+	free((char *)c.path);
+	free(trace);
+}
+
+/* ------------------------------------------------------------ the site locator */
 
 /* the fixture's table at path, with extra sites appended */
 static char *table_with(const char *path, const char *extra)
@@ -532,6 +665,7 @@ int main(int argc, char **argv)
 		abort();
 	test_locate(argv[1], argv[2]);
 	test_source_function();
+	test_faults(argv[2]);
 	cmd = xasprintf("rm -rf %s", tmp);
 	if (system(cmd))
 		fprintf(stderr, "test_kernel_v2: cannot remove %s\n", tmp);

@@ -26,6 +26,7 @@ struct seen {
 	enum oc_outcome	oc[16];
 	long		ret[16];
 	unsigned int	site[16];
+	size_t		tag[16];
 };
 
 static void record(void *ctx, const struct oc_inject *inj, enum oc_outcome oc, long ret)
@@ -36,6 +37,7 @@ static void record(void *ctx, const struct oc_inject *inj, enum oc_outcome oc, l
 		s->oc[s->n] = oc;
 		s->ret[s->n] = ret;
 		s->site[s->n] = inj->site;
+		s->tag[s->n] = inj->tag;
 	}
 	s->n++;
 }
@@ -185,6 +187,52 @@ static void test_outcomes(void)
 	oc_finish(e);
 }
 
+/*
+ * Each fault comes back with the tag it was injected with, whichever way it
+ * is settled and in whatever order: the reporter's per-fault outcomes
+ * (faults/<run>.tsv) are put in their place by it.
+ */
+static void test_tags(void)
+{
+	struct oc_engine *e;
+	struct oc_inject i;
+	struct seen s;
+
+	memset(&s, 0, sizeof(s));
+	e = oc_new(exit_nrs, record, &s);
+	oc_sys_enter(e, 10, X86_64_NR_FUTEX);
+	oc_sys_enter(e, 11, X86_64_NR_IO_URING_ENTER);
+	oc_sys_enter(e, 13, X86_64_NR_FUTEX);
+	i = inj(10, 1);
+	i.tag = 0;
+	oc_inject(e, &i);			/* error, at 10's return */
+	i = inj(11, 2);
+	i.tag = 1;
+	oc_inject(e, &i);			/* error, at its completion */
+	i = inj(11, 2);
+	i.err = -11;
+	i.tag = 2;
+	oc_inject(e, &i);			/* recovered, at 11's return */
+	i = inj(12, 3);
+	i.tag = 3;
+	oc_sys_exit(e, 12, X86_64_NR_FUTEX, 0);
+	oc_inject(e, &i);			/* exit, at once: 12 is in user space */
+	i = inj(13, 4);
+	i.tag = 4;
+	oc_inject(e, &i);			/* noreturn, at the end */
+	oc_completion(e, 11, X86_64_NR_IO_URING_ENTER, -14);
+	oc_sys_exit(e, 11, X86_64_NR_IO_URING_ENTER, 2);
+	oc_sys_exit(e, 10, X86_64_NR_FUTEX, -14);
+	oc_finish(e);
+	CHECK(s.n == 5 &&
+	      s.tag[0] == 3 && s.oc[0] == OC_EXIT &&
+	      s.tag[1] == 1 && s.oc[1] == OC_ERROR && s.ret[1] == -14 &&
+	      s.tag[2] == 2 && s.oc[2] == OC_RECOVERED &&
+	      s.tag[3] == 0 && s.oc[3] == OC_ERROR && s.ret[3] == -14 &&
+	      s.tag[4] == 4 && s.oc[4] == OC_NORETURN,
+	      "tags: each fault settled with its own tag (exit, completion, return, end)");
+}
+
 /* ------------------------------------------------------------ error paths */
 
 static const char snippet[] =
@@ -288,6 +336,7 @@ static void test_escape(void)
 int main(void)
 {
 	test_outcomes();
+	test_tags();
 	test_errpath();
 	test_json();
 	test_escape();

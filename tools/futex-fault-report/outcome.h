@@ -9,6 +9,7 @@
 #define FFR_OUTCOME_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 enum oc_outcome {
 	OC_RECOVERED,	/* the system call then succeeded (return value >= 0) */
@@ -26,9 +27,16 @@ struct oc_inject {
 	int		err;	/* injected error, negative */
 	int		op;	/* futex op argument, -1 outside sys_futex */
 	int		pid;
+	size_t		tag;	/* the caller's (which fault this is), passed back as it is */
 };
 
-/* Called once per injected fault; ret is the return value for OC_ERROR/OC_RECOVERED. */
+/*
+ * Called once per injected fault, with a copy of what oc_inject() was given
+ * (tag included); ret is the return value for OC_ERROR/OC_RECOVERED.  Faults
+ * are settled in the order their calls end, not in the order they were
+ * injected: a caller that wants each fault's outcome in injection order
+ * numbers them in tag.
+ */
 typedef void (*oc_report_fn)(void *ctx, const struct oc_inject *inj, enum oc_outcome oc, long ret);
 
 struct oc_engine;

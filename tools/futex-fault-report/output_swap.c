@@ -25,7 +25,7 @@ int output_close(FILE *f, const char *path)
 	return 0;
 }
 
-/* the report's files: report.json, the pages, the lcov tracefiles */
+/* the report's files: report.json, the faults, the pages, the lcov tracefiles */
 static int fill_report(void *ctx, const char *dir)
 {
 	struct report *r = ctx;
@@ -35,6 +35,8 @@ static int fill_report(void *ctx, const char *dir)
 	p = xasprintf("%s/report.json", dir);
 	ret = write_json(r, p);
 	free(p);
+	if (!ret)
+		ret = write_faults(r, dir);
 	if (!ret)
 		ret = write_html(r, dir);
 	if (!ret) {

@@ -144,6 +144,20 @@ struct srcfile {
 	int		nsrc_lines;
 };
 
+/*
+ * One injected fault and what became of it: a line of faults/<run>.tsv,
+ * which the plugin reads to say on each event line what became of that
+ * fault (README.md "Per-fault outcomes")
+ */
+struct fault {
+	unsigned long long	ts;	/* its record's time stamp, as libtracecmd gives it */
+	long			ret;	/* what user space saw, for OC_ERROR and OC_RECOVERED */
+	int			pid;
+	int			cpu;
+	unsigned int		site;	/* into report.sites */
+	unsigned int		oc;	/* enum oc_outcome; OC_NR until settled */
+};
+
 struct run {
 	char			*name;
 	char			*dir;
@@ -157,6 +171,9 @@ struct run {
 	unsigned long long	records;
 	unsigned long long	lost;
 	size_t			ntraces;
+	/* every injected fault of its traces, in time order within each trace */
+	struct fault		*faults;
+	size_t			nfaults, capfaults;
 };
 
 struct report {
@@ -264,6 +281,10 @@ int write_html(const struct report *r, const char *dir);
 /* the baseline's coverage, or the campaign's */
 int write_lcov(const struct report *r, const char *path, bool baseline);
 void print_summary(const struct report *r, FILE *f);
+/* faults.c: dir/faults/<run>.tsv for each run with injected faults */
+int write_faults(const struct report *r, const char *dir);
+/* "faults/<run>.tsv" for a run with injected faults, else NULL; to be freed */
+char *faults_file(const struct run *rn);
 
 /*
  * report_json.c, for compare_json.c too: a JSON string of s (null for NULL,

@@ -157,7 +157,8 @@ static void add_findings(const struct report *r, json_t *root)
 
 static json_t *run_json(const struct run *rn)
 {
-	json_t *wl = json_array();
+	json_t *wl = json_array(), *j;
+	char *faults;
 	size_t k;
 
 	for (k = 0; k < rn->nwl; k++)
@@ -165,16 +166,20 @@ static json_t *run_json(const struct run *rn)
 						    "exit_status", rn->wl[k].has_status ?
 						    json_integer(rn->wl[k].exit_status) :
 						    json_null()));
-	return json_pack("{s:o, s:o, s:o, s:b, s:I, s:I, s:I, s:I, s:o}",
-			 "name", jstr(rn->name),
-			 "status", jstr(rn->status),
-			 "sites_enabled", jstrings(rn->enabled, rn->nenabled),
-			 "coverage_data", rn->has_cov,
-			 "traces", (json_int_t)rn->ntraces,
-			 "records", (json_int_t)rn->records,
-			 "injected", (json_int_t)rn->injects,
-			 "lost_events", (json_int_t)rn->lost,
-			 "workloads", wl);
+	faults = faults_file(rn);
+	j = json_pack("{s:o, s:o, s:o, s:b, s:I, s:I, s:I, s:I, s:o, s:o}",
+		      "name", jstr(rn->name),
+		      "status", jstr(rn->status),
+		      "sites_enabled", jstrings(rn->enabled, rn->nenabled),
+		      "coverage_data", rn->has_cov,
+		      "traces", (json_int_t)rn->ntraces,
+		      "records", (json_int_t)rn->records,
+		      "injected", (json_int_t)rn->injects,
+		      "lost_events", (json_int_t)rn->lost,
+		      "faults", jstr(faults),
+		      "workloads", wl);
+	free(faults);
+	return j;
 }
 
 static json_t *report_json(const struct report *r)

@@ -43,6 +43,8 @@ struct trace_job {
 	int			ret;
 	struct strbuf		msg;		/* its errors, printed when merged */
 	struct trace_site	*sites;		/* [report.nsites] */
+	struct fault		*faults;	/* each injected fault, in time order */
+	size_t			nfaults;
 	unsigned long long	records, injects, lost;
 };
 
@@ -69,6 +71,13 @@ struct decoder {
 	size_t			nsite_map;
 	struct oc_engine	*oc;
 	struct trace_site	*ps;		/* [report.nsites], NULL for --parse */
+	/* the record being decoded: its time stamp and CPU, set by the reader */
+	unsigned long long	ts;
+	int			cpu;
+	/* each injected fault, when keep_faults: tag is its index */
+	bool			keep_faults;
+	struct fault		*faults;
+	size_t			nfaults, capfaults;
 	unsigned long long	records, injects, lost;
 	int			bad_site;	/* first unknown enum value seen, or -1 */
 	char			*bad_name;	/* its name, if the event carries one */

@@ -148,6 +148,10 @@ static void outcome_cb(void *ctx, const struct oc_inject *inj, enum oc_outcome o
 	struct decoder *t = ctx;
 	struct trace_site *ps;
 
+	if (t->keep_faults) {
+		t->faults[inj->tag].oc = oc;
+		t->faults[inj->tag].ret = ret;
+	}
 	if (!t->ps)
 		return;
 	ps = &t->ps[inj->site];
@@ -198,6 +202,7 @@ static int inject(struct decoder *t, const unsigned char *data, unsigned int siz
 	inj.err = read_field(t, data, &t->f_err);
 	inj.op = t->has_op ? read_field(t, data, &t->f_op) : oc_task_op(t->oc, pid);
 	inj.pid = pid;
+	inj.tag = 0;
 	if (t->ps) {
 		ps = &t->ps[idx];
 		ps->counts.fired++;
@@ -205,6 +210,23 @@ static int inject(struct decoder *t, const unsigned char *data, unsigned int siz
 		site_count(&ps->pids, &ps->npids, &ps->cappids, pid, 1);
 		if (!ps->counts.caller)
 			ps->counts.caller = read_field(t, data, &t->f_caller);
+	}
+	/*
+	 * Its place in the list of faults now, in time order, and its outcome
+	 * when the engine settles it (at once, for one raised in do_exit())
+	 */
+	if (t->keep_faults) {
+		struct fault *f;
+
+		grow(&t->faults, &t->capfaults, t->nfaults + 1, sizeof(*t->faults));
+		f = &t->faults[t->nfaults];
+		f->ts = t->ts;
+		f->cpu = t->cpu;
+		f->pid = pid;
+		f->site = idx;
+		f->oc = OC_NR;
+		f->ret = 0;
+		inj.tag = t->nfaults++;
 	}
 	oc_inject(t->oc, &inj);
 	return 0;

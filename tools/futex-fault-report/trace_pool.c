@@ -29,11 +29,14 @@ static void run_job(struct report *r, struct trace_job *job)
 
 	ffr_msg_capture(&job->msg);
 	t.ps = xcalloc(r->nsites ? r->nsites : 1, sizeof(*t.ps));
+	t.keep_faults = true;
 	ffr_guard_file(job->path);
 	job->ret = trace_read(&t);
 	ffr_guard_file(NULL);
 	ffr_msg_capture(NULL);
 	job->sites = t.ps;
+	job->faults = t.faults;
+	job->nfaults = t.nfaults;
 	job->records = t.records;
 	job->injects = t.injects;
 	job->lost = t.lost;
@@ -129,6 +132,18 @@ void trace_job_merge(struct report *r, struct trace_job *job, size_t idx, size_t
 			caller_job[i] = idx;
 		}
 	}
+	/* the run's faults: its traces' in the order they are merged */
+	if (job->nfaults && !rn->nfaults) {
+		free(rn->faults);
+		rn->faults = job->faults;
+		rn->nfaults = rn->capfaults = job->nfaults;
+		job->faults = NULL;
+		job->nfaults = 0;
+	} else if (job->nfaults) {
+		grow(&rn->faults, &rn->capfaults, rn->nfaults + job->nfaults, sizeof(*rn->faults));
+		memcpy(rn->faults + rn->nfaults, job->faults, job->nfaults * sizeof(*job->faults));
+		rn->nfaults += job->nfaults;
+	}
 	rn->injects += job->injects;
 	rn->records += job->records;
 	rn->lost += job->lost;
@@ -151,6 +166,7 @@ void trace_job_free(struct report *r, struct trace_job *job)
 		free(ps->counts.caller_sym);
 	}
 	free(job->sites);
+	free(job->faults);
 	free(job->path);
 	sb_free(&job->msg);
 }

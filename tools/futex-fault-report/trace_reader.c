@@ -129,6 +129,8 @@ static int read_records(struct decoder *t, struct tracecmd_input **h, bool segme
 		if (best < 0)
 			break;
 		prev = r.next[best];
+		t->ts = prev->ts;
+		t->cpu = best;
 		if (decode_record(t, prev->data, prev->size > 0 ? prev->size : 0,
 				  prev->missed_events) < 0)
 			break;

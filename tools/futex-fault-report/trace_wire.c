@@ -13,10 +13,11 @@
  * A job: u64 index, i32 ret, u64 records, injects, lost, bytes(msg),
  * u64 number of sites sent, then per site: u64 site, u64 fired,
  * u64 oc[OC_NR], kvs(errors), kvs(ops), u64 npids, u8 named, per pid:
- * i64 pid, u64 count, bytes(comm) if named; u64 caller, bytes(caller_sym).
- * bytes() is a u64 length, UINT64_MAX for NULL, then the bytes; kvs() a
- * u64 count, then per entry i64 key, u64 count.  Host byte order: the
- * reader is the writer's parent.
+ * i64 pid, u64 count, bytes(comm) if named; u64 caller, bytes(caller_sym);
+ * then bytes(faults), the job's array of struct fault as it is.  bytes()
+ * is a u64 length, UINT64_MAX for NULL, then the bytes; kvs() a u64 count,
+ * then per entry i64 key, u64 count.  Host byte order and struct layout:
+ * the reader is the writer's parent.
  */
 static void put_u64(struct strbuf *sb, uint64_t v)
 {
@@ -87,6 +88,8 @@ void wire_put_job(struct strbuf *sb, struct report *r, const struct trace_job *j
 		put_u64(sb, ps->counts.caller);
 		put_bytes(sb, ps->counts.caller_sym, ps->counts.caller_sym ? strlen(ps->counts.caller_sym) : 0);
 	}
+	put_bytes(sb, job->faults ? (const char *)job->faults : "",
+		  job->nfaults * sizeof(*job->faults));
 }
 
 static uint64_t get_u64(struct wire *w)
@@ -138,6 +141,24 @@ static struct kv *get_kvs(struct wire *w, size_t *n, size_t *cap)
 	}
 	*n = *cap = cnt;
 	return kv;
+}
+
+/* the job's faults, each of a site of the report and settled */
+static int get_faults(struct wire *w, struct report *r, struct trace_job *job)
+{
+	uint64_t n = get_u64(w), i;
+
+	if (w->bad || n == UINT64_MAX || n > (uint64_t)(w->end - w->p) ||
+	    n % sizeof(*job->faults))
+		return -1;
+	job->nfaults = n / sizeof(*job->faults);
+	job->faults = xmalloc(n ? n : 1);
+	memcpy(job->faults, w->p, n);
+	w->p += n;
+	for (i = 0; i < job->nfaults; i++)
+		if (job->faults[i].site >= r->nsites || job->faults[i].oc >= OC_NR)
+			return -1;
+	return 0;
 }
 
 int wire_get_job(struct wire *w, struct report *r, struct trace_job *jobs, size_t njobs)
@@ -193,5 +214,5 @@ int wire_get_job(struct wire *w, struct report *r, struct trace_job *jobs, size_
 		ps->counts.caller = get_u64(w);
 		ps->counts.caller_sym = get_bytes(w);
 	}
-	return w->bad ? -1 : 0;
+	return w->bad ? -1 : get_faults(w, r, job);
 }
