@@ -25,10 +25,13 @@ suites=(
 	"harness|FF_KERNEL=$first tests/harness/run.sh"
 	"kernel-report classifier against recorded splats|tests/harness/kernel-reports.sh"
 	"campaign ETA against recorded campaigns|tests/campaign/eta.sh"
+	"campaign --shard arguments|tests/campaign/shard-args.sh"
 	"site tables read by column name|tests/harness/table.sh"
 )
 [ -f tools/futex-fault-report/Makefile ] &&
 	suites+=("futex-fault-report|make -C tools/futex-fault-report check")
+# (sharding is the same on both kernels: on the first only, 6 min)
+suites+=("$first: reduced campaign in two shards, reported as one|FF_KERNEL=$first tests/campaign/shard.sh")
 for k in $kernels; do
 	suites+=(
 		"$k: futex selftests in the guest (with futex_fault)|FF_KERNEL=$k scripts/ff selftests"

@@ -3,12 +3,13 @@
  * futex-fault-report - which futex error paths did fault injection
  * exercise, because of which site, with what result.
  *
- * Reads a campaign results directory (docs/results-layout.md: results.c,
- * trace_pool.c, gcov.c), analyses it once (analyse.c), and renders the
- * result as index.html and a page per source file (html.c), report.json
- * (report_json.c), lcov tracefiles (lcov.c) and a terminal summary
- * (summary.c).  The files appear only once all of them are written
- * (output_swap.c), and a crash leaves no half-made report (crash_guard.c).
+ * Reads a campaign results directory, or the shards of one campaign as one
+ * (docs/results-layout.md: results.c, trace_pool.c, gcov.c), analyses it
+ * once (analyse.c), and renders the result as index.html and a page per
+ * source file (html.c), report.json (report_json.c), lcov tracefiles
+ * (lcov.c) and a terminal summary (summary.c).  The files appear only
+ * once all of them are written (output_swap.c), and a crash leaves no
+ * half-made report (crash_guard.c).
  * --compare reads two results directories the same way and compares them
  * (compare.c).
  */

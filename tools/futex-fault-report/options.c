@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The command line: options into struct report, the mode (a report on a
- * results directory, --compare of two, or --parse on traces) into struct
- * options.
+ * results directory or on the shards of one campaign, --compare of two, or
+ * --parse on traces) into struct options.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -16,13 +16,19 @@
 static void usage(FILE *f)
 {
 	fputs("usage: futex-fault-report [options] RESULTS\n"
+	      "       futex-fault-report -o DIR [options] SHARD...\n"
 	      "       futex-fault-report --compare [--fail-on LIST] [options] OLD NEW\n"
 	      "       futex-fault-report --parse TRACE.dat...\n"
 	      "\n"
 	      "Report which futex error paths a fault-injection campaign exercised.\n"
 	      "RESULTS is a campaign results directory (docs/results-layout.md).\n"
+	      "SHARD... are the results directories of scripts/campaign --shard i/N, one\n"
+	      "for each i of 1..N, in any order: one report, as of the campaign run whole\n"
+	      "(shard 1's baseline); refused when they are not of one kernel build, or a\n"
+	      "site run is in two of them.\n"
 	      "\n"
-	      "  -o, --output DIR     where to write the report (default RESULTS/report),\n"
+	      "  -o, --output DIR     where to write the report (default RESULTS/report,\n"
+	      "                       needed with shards),\n"
 	      "                       with --compare the comparison (default NEW/compare);\n"
 	      "                       replaced as a whole, only once complete\n"
 	      "      --objtree DIR    kernel build directory (default: campaign.json)\n"
@@ -136,8 +142,12 @@ int parse_options(struct report *r, struct options *o, int argc, char **argv)
 		fprintf(stderr, "futex-fault-report: --fail-on goes with --compare\n");
 		return 2;
 	}
-	if (o->nargs != (o->compare ? 2 : 1)) {
+	if (o->compare ? o->nargs != 2 : o->nargs < 1) {
 		usage(stderr);
+		return 2;
+	}
+	if (!o->compare && o->nargs > 1 && !r->outdir) {
+		fprintf(stderr, "futex-fault-report: several results directories (the shards of a campaign) need -o DIR: the report is of none of them alone\n");
 		return 2;
 	}
 	if (!exclude_set) {
@@ -147,6 +157,10 @@ int parse_options(struct report *r, struct options *o, int argc, char **argv)
 	if (o->compare)
 		return -1;
 	r->results = o->args[0];
+	if (o->nargs > 1) {
+		r->shards = o->args;
+		r->nshards = o->nargs;
+	}
 	if (!r->outdir)
 		r->outdir = xasprintf("%s/report", r->results);
 	return -1;

@@ -177,7 +177,13 @@ struct run {
 };
 
 struct report {
-	const char	*results;
+	const char	*results;	/* the results directory; of shards, "DIR1, DIR2, ..." */
+	/*
+	 * Several results directories read as one campaign, the shards of
+	 * scripts/campaign --shard i/N: in shard order once read (results.c)
+	 */
+	char		**shards;
+	size_t		nshards;
 	const char	*outdir;
 	char		*objtree;
 	char		*srctree;
@@ -230,7 +236,10 @@ struct options {
 /* the command line into r and o; -1 to go on, else main()'s exit status (usage printed) */
 int parse_options(struct report *r, struct options *o, int argc, char **argv);
 
-/* results.c: campaign.json, the runs' run.json and sites.txt, where the .gcno are */
+/*
+ * results.c: campaign.json, the runs' run.json and sites.txt, where the .gcno
+ * are; of r->results, or of the r->shards as one campaign
+ */
 int results_load(struct report *r);
 
 /* output_swap.c: every output file into <out>.tmp-PID, then renamed into place */
