@@ -20,6 +20,14 @@
 #define FFR_SCHEMA		"futex-fault-report/1"
 #define FFR_VERSION		"1.0"
 
+/*
+ * A campaign of a pristine kernel's fail_futex (scripts/anchor): its one
+ * site, and the kretprobe on should_fail() whose records are its faults
+ */
+#define ANCHOR_SITE		"fail_futex"
+#define ANCHOR_SYSTEM		"fail_futex"
+#define ANCHOR_EVENT		"inject"
+
 struct kv {
 	long			key;
 	unsigned long long	count;

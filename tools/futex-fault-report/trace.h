@@ -62,6 +62,14 @@ struct decoder {
 	struct field		f_cqe_res;	/* io_uring_complete's res */
 	struct field		f_enter_op;	/* sys_enter's args[1] */
 	bool			has_op;		/* the inject event records the op */
+	/*
+	 * A trace of pristine fail_futex (scripts/anchor): no futex_fault
+	 * event, but the kretprobe fail_futex:inject on should_fail(), whose
+	 * non-zero returns are the injections of the one site "fail_futex"
+	 */
+	bool			anchor;
+	int			anchor_site;	/* its report site index, 0 for --parse */
+	int			anchor_err;	/* its table's errno, negative */
 	/* the record sizes the fields read need */
 	unsigned int		need_common, need_inject, need_enter, need_exit, need_pexit, need_cqe;
 	struct field		f_name;		/* __string(name), newer kernels */

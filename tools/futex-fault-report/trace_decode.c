@@ -11,6 +11,7 @@
  * site index through a table built from the event's own print fmt.
  */
 #include <limits.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -185,12 +186,20 @@ static int inject(struct decoder *t, const unsigned char *data, unsigned int siz
 
 	if (size < t->need_inject)
 		return short_record(t);
-	v = read_field(t, data, &t->f_site);
+	if (t->anchor) {
+		/* should_fail() returned false: a hit, not an injection */
+		if (!read_field(t, data, &t->f_site))
+			return 0;
+		v = 0;
+		idx = t->anchor_site;
+	} else {
+		v = read_field(t, data, &t->f_site);
+		idx = v < t->nsite_map ? t->site_map[v] : SITE_UNRESOLVED;
+		if (idx == SITE_UNRESOLVED)
+			idx = resolve_site(t, data, size, v);
+	}
 	t->injects++;
 	pid = read_field(t, data, &t->f_pid);
-	idx = v < t->nsite_map ? t->site_map[v] : SITE_UNRESOLVED;
-	if (idx == SITE_UNRESOLVED)
-		idx = resolve_site(t, data, size, v);
 	if (idx < 0) {
 		if (t->bad_site < 0)
 			t->bad_site = v;
@@ -199,7 +208,7 @@ static int inject(struct decoder *t, const unsigned char *data, unsigned int siz
 	if (pid < 0 || pid >= PID_LIMIT)
 		return bad_pid(t, pid);
 	inj.site = idx;
-	inj.err = read_field(t, data, &t->f_err);
+	inj.err = t->anchor ? t->anchor_err : (int)read_field(t, data, &t->f_err);
 	inj.op = t->has_op ? read_field(t, data, &t->f_op) : oc_task_op(t->oc, pid);
 	inj.pid = pid;
 	inj.tag = 0;
@@ -362,14 +371,65 @@ static int get_enter_op(struct decoder *t, struct tep_event *ev)
 	return 0;
 }
 
+/* the fields every trace needs beside the inject event's */
+static int syscall_fields(struct decoder *t, struct tep_event *enter, struct tep_event *exit_ev)
+{
+	if (get_field(t, enter, "id", &t->f_enter_id, &t->need_enter) ||
+	    get_field(t, exit_ev, "id", &t->f_exit_id, &t->need_exit) ||
+	    get_field(t, exit_ev, "ret", &t->f_ret, &t->need_exit))
+		return -1;
+	if (t->id_pexit >= 0 &&
+	    get_field(t, tep_find_event(t->tep, t->id_pexit), "pid", &t->f_pexit_pid,
+		      &t->need_pexit))
+		return -1;
+	if (t->id_cqe >= 0 &&
+	    get_field(t, tep_find_event(t->tep, t->id_cqe), "res", &t->f_cqe_res, &t->need_cqe))
+		return -1;
+	return 0;
+}
+
+/*
+ * The anchor's probe: "r:fail_futex/inject should_fail ret=$retval:u8".
+ * Its ret is what should_fail() returned (the site field's place), its
+ * __probe_ret_ip where in fail_futex's code it returned to (the call
+ * site's), the op that of the system call it ran in.  Every injection is
+ * of the one site ANCHOR_SITE, with that site's errno.
+ */
+static int anchor_setup(struct decoder *t, struct tep_event *ev, struct tep_event *enter,
+			struct tep_event *exit_ev)
+{
+	struct site *s = NULL;
+
+	if (get_field(t, ev, "ret", &t->f_site, &t->need_inject) ||
+	    get_field(t, ev, "__probe_ret_ip", &t->f_caller, &t->need_inject) ||
+	    get_enter_op(t, enter))
+		return -1;
+	t->anchor_site = 0;
+	t->anchor_err = -EFAULT;
+	if (t->ps) {
+		s = site_find(t->r, ANCHOR_SITE);
+		if (!s)
+			return ffr_error(t->path, "a trace of pristine fail_futex (%s:%s), but the baseline's sites.txt has no site '%s'",
+					 ANCHOR_SYSTEM, ANCHOR_EVENT, ANCHOR_SITE);
+		t->anchor_site = s - t->r->sites;
+		t->anchor_err = s->errname ? -errno_value(s->errname) : -EFAULT;
+	}
+	return syscall_fields(t, enter, exit_ev);
+}
+
 int decoder_setup(struct decoder *t)
 {
 	struct tep_event *ev, *enter, *exit_ev;
 
 	t->swap = tep_is_file_bigendian(t->tep) != tep_is_local_bigendian(t->tep);
-	t->id_inject = event_id(t, "futex_fault", "futex_fault_inject", true);
-	if (t->id_inject < 0)
-		return -1;
+	t->id_inject = event_id(t, "futex_fault", "futex_fault_inject", false);
+	if (t->id_inject < 0) {
+		t->id_inject = event_id(t, ANCHOR_SYSTEM, ANCHOR_EVENT, false);
+		if (t->id_inject < 0)
+			return ffr_error(t->path, "no futex_fault:futex_fault_inject event in this trace (recorded without -e futex_fault?), nor the %s:%s probe of a pristine kernel's fail_futex",
+					 ANCHOR_SYSTEM, ANCHOR_EVENT);
+		t->anchor = true;
+	}
 	t->id_enter = event_id(t, "raw_syscalls", "sys_enter", true);
 	t->id_exit = event_id(t, "raw_syscalls", "sys_exit", true);
 	if (t->id_enter < 0 || t->id_exit < 0)
@@ -387,6 +447,8 @@ int decoder_setup(struct decoder *t)
 		return -1;
 	t->need_inject = t->need_enter = t->need_exit = t->need_pexit = t->need_common;
 	t->need_cqe = t->need_common;
+	if (t->anchor)
+		return anchor_setup(t, ev, enter, exit_ev);
 	if (get_field(t, ev, "site", &t->f_site, &t->need_inject) ||
 	    get_field(t, ev, "err", &t->f_err, &t->need_inject))
 		return -1;
@@ -404,18 +466,7 @@ int decoder_setup(struct decoder *t)
 		return -1;
 	if (map_sites(t, ev))
 		return -1;
-	if (get_field(t, enter, "id", &t->f_enter_id, &t->need_enter) ||
-	    get_field(t, exit_ev, "id", &t->f_exit_id, &t->need_exit) ||
-	    get_field(t, exit_ev, "ret", &t->f_ret, &t->need_exit))
-		return -1;
-	if (t->id_pexit >= 0 &&
-	    get_field(t, tep_find_event(t->tep, t->id_pexit), "pid", &t->f_pexit_pid,
-		      &t->need_pexit))
-		return -1;
-	if (t->id_cqe >= 0 &&
-	    get_field(t, tep_find_event(t->tep, t->id_cqe), "res", &t->f_cqe_res, &t->need_cqe))
-		return -1;
-	return 0;
+	return syscall_fields(t, enter, exit_ev);
 }
 
 /* after the records: a bad site, a short record, or corrupt data */
