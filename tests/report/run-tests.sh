@@ -158,6 +158,24 @@ fresh
 rm "$bad/runs/wait_get_key/trace.dat"
 bad "missing trace.dat" "$bad/runs/wait_get_key/trace.dat"
 
+# A trace of pristine fail_futex (scripts/anchor), recorded from the anchor
+# kernel at probability 10 % and cut to one page with trace-cmd split: its
+# fail_futex:inject records (a kretprobe on should_fail(), where ret != 0)
+# are its faults, as many as trace-cmd itself counts.
+xz -dc "$here/anchor-p10.dat.xz" > "$work/anchor.dat"
+want=$(trace-cmd report -i "$work/anchor.dat" 2>/dev/null | grep -c ' inject: .* ret=1$')
+got=$("$ffr" --parse "$work/anchor.dat" 2>&1 | sed -n 's/.* records, \([0-9]*\) futex_fault_inject,.*/\1/p')
+[ "$want" -gt 0 ] && [ "$got" = "$want" ] &&
+	ok "a pristine fail_futex trace: its $got fail_futex:inject records are its faults" ||
+	not_ok "a pristine fail_futex trace: --parse counted '${got}' faults, trace-cmd $want"
+# and in a campaign whose table has no site fail_futex, an error naming it
+fresh
+cp "$work/anchor.dat" "$bad/runs/wait_get_key/trace.dat"
+bad "a pristine fail_futex trace in a campaign of fault sites" "$bad/runs/wait_get_key/trace.dat"
+grep -q "sites.txt has no site 'fail_futex'" "$work/bad-err" &&
+	ok "a pristine fail_futex trace in a campaign of fault sites: it says the table lacks fail_futex" ||
+	not_ok "a pristine fail_futex trace in a campaign of fault sites: $(head -c 300 "$work/bad-err")"
+
 # traces whose event formats crash libtraceevent (and trace-cmd report):
 # found by fuzz_trace when it still took whole files (fuzz/README.md)
 for f in "$here"/libtraceevent-crash/*.dat; do
