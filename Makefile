@@ -11,6 +11,9 @@
 #   make series-matrix  build every patch of the kernel series in every
 #                 configuration (make check builds every patch in two, and
 #                 the last one in all)
+#   make anchor   the same workloads on the pristine kernel's own fail_futex
+#                 (its nine points, by probability), compared with the newest
+#                 full campaign of ours (scripts/anchor)
 #   make check-robust  the long robustness suites (debug-kernel campaign,
 #                 fuzzing, debugfs and stress, campaign faults)
 #
@@ -23,7 +26,7 @@ export FF_KERNEL := $(KERNEL)
 
 FF	:= scripts/ff
 
-.PHONY: all deps kernel check check-robust report series series-matrix clean help bench
+.PHONY: all deps kernel check check-robust report anchor series series-matrix clean help bench
 
 all: kernel
 
@@ -59,6 +62,9 @@ check-robust: kernel
 
 report: kernel
 	scripts/campaign
+
+anchor: kernel
+	scripts/anchor
 
 series: kernel
 	$(FF) series
