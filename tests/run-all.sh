@@ -41,6 +41,9 @@ for k in $kernels; do
 		"$k: scripts/changed against it, a planted regression|FF_KERNEL=$k tests/campaign/changed.sh"
 	)
 done
+# pristine fail_futex against the first kernel's reduced campaign (after it):
+# a cold build of the pristine kernel, then about 4 min
+suites+=("$first: scripts/anchor, pristine fail_futex against the reduced campaign|FF_KERNEL=$first tests/campaign/anchor.sh")
 
 pass=0
 fail=0
