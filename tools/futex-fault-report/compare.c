@@ -19,6 +19,7 @@
  */
 #include <assert.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,6 +233,83 @@ static char *outcome_worse(const struct site *o, const struct site *n)
 	return sb.buf;
 }
 
+/*
+ * errno-changed: a site whose own run, in NEW, returns to user space an
+ * errno that its own run in OLD never did: an error path that now reports
+ * another error (-EINVAL where it was -EFAULT).  Its own run only: a site
+ * also fires in the runs of sites reached after it (wake_op_atomic in
+ * wake_op_fault_in's, where the fault-in fails too), which a campaign of
+ * fewer sites does not have.  Not one stray value either: the new errno
+ * must be at least ERRNO_MIN_COUNT of the run's errors of the site and at
+ * least 1 in ERRNO_MIN_SHARE of them, so an -EAGAIN that timing gives once
+ * is not a regression.
+ */
+#define ERRNO_MIN_COUNT	2
+#define ERRNO_MIN_SHARE	10
+
+/* the errnos a site's faults returned in its own run: errno -> count */
+static size_t own_errors(const struct report *r, const struct site *s, struct kv **out)
+{
+	const struct run *rn;
+	size_t k, n = 0, cap = 0;
+
+	*out = NULL;
+	if (s->run < 0)
+		return 0;
+	rn = &r->runs[s->run];
+	for (k = 0; k < rn->nfaults; k++) {
+		const struct fault *f = &rn->faults[k];
+
+		if (f->oc == OC_ERROR && &r->sites[f->site] == s)
+			site_count(out, &n, &cap, f->ret == LONG_MIN ? LONG_MAX : -f->ret, 1);
+	}
+	return n;
+}
+
+static unsigned long long count_of(const struct kv *kv, size_t n, long key)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (kv[k].key == key)
+			return kv[k].count;
+	return 0;
+}
+
+static char *errno_changed(const struct compare *c, const struct site *o, const struct site *n)
+{
+	unsigned long long total = 0;
+	struct kv *a, *b;
+	size_t na, nb, k;
+	struct strbuf sb;
+
+	if (!o->counts.fired || !n->counts.fired)
+		return NULL;
+	na = own_errors(c->old, o, &a);
+	nb = own_errors(c->new, n, &b);
+	for (k = 0; k < nb; k++)
+		total += b[k].count;
+	sb_init(&sb);
+	for (k = 0; k < nb; k++) {
+		if (count_of(a, na, b[k].key) || b[k].count < ERRNO_MIN_COUNT ||
+		    b[k].count * ERRNO_MIN_SHARE < total)
+			continue;
+		sb_printf(&sb, "%s%s 0 -> %llu", sb.len ? ", " : "",
+			  errno_name((int)b[k].key), b[k].count);
+	}
+	if (sb.len) {
+		/* what OLD's run returned instead */
+		sb_printf(&sb, " (its run in OLD:");
+		for (k = 0; k < na; k++)
+			sb_printf(&sb, " %s %llu -> %llu", errno_name((int)a[k].key), a[k].count,
+				  count_of(b, nb, a[k].key));
+		sb_printf(&sb, "%s)", na ? "" : " no errors");
+	}
+	free(a);
+	free(b);
+	return sb.len ? sb.buf : NULL;
+}
+
 static void compare_sites(struct compare *c)
 {
 	size_t i;
@@ -259,6 +337,11 @@ static void compare_sites(struct compare *c)
 		if (cs->detail) {
 			cs->regs |= 1u << REG_OUTCOME;
 			add_regression(c, REG_OUTCOME, cs->name, NULL, -1, 0);
+		}
+		cs->errno_detail = errno_changed(c, cs->old, cs->new);
+		if (cs->errno_detail) {
+			cs->regs |= 1u << REG_ERRNO;
+			add_regression(c, REG_ERRNO, cs->name, NULL, -1, 0);
 		}
 	}
 }
@@ -594,6 +677,10 @@ void compare_print_summary(const struct compare *c, FILE *f)
 			const struct cmp_site *cs = cmp_site_find(c, g->site);
 
 			fprintf(f, "%s: %s", g->site, cs && cs->detail ? cs->detail : "");
+		} else if (g->kind == REG_ERRNO) {
+			const struct cmp_site *cs = cmp_site_find(c, g->site);
+
+			fprintf(f, "%s: %s", g->site, cs && cs->errno_detail ? cs->errno_detail : "");
 		} else if (g->kind == REG_FINDING) {
 			fprintf(f, "%s: %s", g->site ? g->site : "baseline", g->title);
 		} else {

@@ -52,6 +52,7 @@ extern const char *const cmp_cat_text[CAT_NR];
 #define CMP_REGRESSIONS							\
 	CMP_REG(STOPPED, "site-stopped-firing", true)			\
 	CMP_REG(OUTCOME, "outcome-worse", true)				\
+	CMP_REG(ERRNO, "errno-changed", true)				\
 	CMP_REG(FINDING, "new-finding", true)				\
 	CMP_REG(LOST_LINE, "lost-line", false)				\
 	CMP_REG(UNCOVERED_NEW, "uncovered-new", false)
@@ -95,6 +96,7 @@ struct cmp_site {
 	const struct site	*old, *new;	/* NULL: not in that campaign */
 	unsigned int		regs;		/* 1 << REG_* */
 	char			*detail;	/* what outcome-worse saw, or NULL */
+	char			*errno_detail;	/* what errno-changed saw, or NULL */
 };
 
 /* a finding of NEW that OLD has not: no finding of the same run and title */

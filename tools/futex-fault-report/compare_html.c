@@ -131,9 +131,11 @@ static void regressions(const struct compare *c, FILE *f)
 				fputs("fired in OLD, not in NEW", f);
 			} else {
 				const struct cmp_site *cs = cmp_site_find(c, g->site);
+				const char *d = !cs ? NULL :
+					g->kind == REG_ERRNO ? cs->errno_detail : cs->detail;
 
-				if (cs && cs->detail)
-					html_escape(f, cs->detail);
+				if (d)
+					html_escape(f, d);
 			}
 		}
 		fputs("</td></tr>\n", f);

@@ -86,7 +86,8 @@ static json_t *site_json(const struct compare *c, const struct cmp_site *cs)
 			 "errors_returned", errors_pair(o, n),
 			 "new_findings", fnew,
 			 "regressions", regs_json(cs->regs),
-			 "outcome_worse", jstr(cs->detail));
+			 "outcome_worse", jstr(cs->detail),
+			 "errno_changed", jstr(cs->errno_detail));
 }
 
 static json_t *cats_json(const size_t *cat)
