@@ -76,7 +76,7 @@ static json_t *site_json(const struct compare *c, const struct cmp_site *cs)
 		for (k = 0; k < c->findings[i].run->nenabled; k++)
 			if (!strcmp(c->findings[i].run->enabled[k], cs->name))
 				json_array_append_new(fnew, jstr(c->findings[i].fd->reps[0].title));
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "name", jstr(cs->name),
 			 "present", pair(json_boolean(o), json_boolean(n)),
 			 "function", pair(o ? jstr(o->function) : NULL, n ? jstr(n->function) : NULL),
