@@ -241,11 +241,16 @@ static char *outcome_worse(const struct site *o, const struct site *n)
  * wake_op_fault_in's, where the fault-in fails too), which a campaign of
  * fewer sites does not have.  Not one stray value either: the new errno
  * must be at least ERRNO_MIN_COUNT of the run's errors of the site and at
- * least 1 in ERRNO_MIN_SHARE of them, so an -EAGAIN that timing gives once
- * is not a regression.
+ * least 1 in ERRNO_MIN_SHARE of them.  A site whose faults hit calls that
+ * then fail for their own reasons returns the errnos of whichever calls its
+ * interval hits: in the full 6.1 campaign, 43 of the 44 sites whose own run
+ * returns errors return one errno, and lock_pi_atomic_get_value returns
+ * five, the smallest 1 and 2 of its 18 (EAGAIN once; EPERM and EINVAL
+ * twice).  An error path that returns a wrong errno changes all the errors
+ * that come through it.
  */
 #define ERRNO_MIN_COUNT	2
-#define ERRNO_MIN_SHARE	10
+#define ERRNO_MIN_SHARE	5
 
 /* the errnos a site's faults returned in its own run: errno -> count */
 static size_t own_errors(const struct report *r, const struct site *s, struct kv **out)
