@@ -5,8 +5,8 @@
 # (fixture-v1.tar.xz) against v2 (fixture.tar.xz), the fixture against itself,
 # against a copy whose sources have blank lines and comments inserted above
 # error paths, against copies made from the recorded data (a site that stops
-# firing, an outcome that gets worse, a new kernel report), bad input, and
-# the pages in headless Chromium.
+# firing, an outcome that gets worse, a new kernel report, an errno that
+# changes), bad input, and the pages in headless Chromium.
 #
 # usage: compare-tests.sh TOOLDIR
 #   FF_TREE     work tree holding the fixtures' source blobs (default build/6.1/linux)
@@ -280,6 +280,59 @@ jqt "a new kernel report: new-finding of wake_op_atomic, its title" \
 # the same report in OLD too: nothing new
 compare 0 "the same kernel report in OLD and NEW" -q -o "$work/c-splat2" "$work/splat" "$work/splat"
 
+# wait_get_key's run given wait_get_value's recorded trace, with the two
+# sites' numbers swapped in its event format (trace-cmd convert writes the
+# file uncompressed; the numbers have as many digits, so no offset moves):
+# the faults of futex_wait_setup()'s key lookup now end as those of its
+# value read do, in EAGAIN where they were EFAULT: an error path that
+# returns another errno.
+swap_sites()	# IN OUT SITE1 SITE2
+{
+	trace-cmd convert --compression none -i "$1" -o "$2.raw" >/dev/null 2>&1 &&
+	python3 - "$2.raw" "$2" "$3" "$4" <<'EOF'
+import re, sys
+raw, out, a, b = sys.argv[1:]
+data = open(raw, "rb").read()
+ids = {}
+for s in (a, b):
+    m = re.findall(rb'\{ (\d+), "' + s.encode() + rb'" \}', data)
+    if len(m) != 1:
+        sys.exit("%s: %d entries for %s in the print fmt" % (raw, len(m), s))
+    ids[s] = m[0]
+if len(ids[a]) != len(ids[b]):
+    sys.exit("the numbers of %s and %s differ in length" % (a, b))
+def entry(n, s):
+    return b'{ ' + n + b', "' + s.encode() + b'" }'
+hold = b'\xff' * len(ids[a])
+data = data.replace(entry(ids[a], a), entry(hold, a))
+data = data.replace(entry(ids[b], b), entry(ids[a], b))
+data = data.replace(entry(hold, a), entry(ids[b], a))
+open(out, "wb").write(data)
+EOF
+}
+cp -r "$fx" "$work/errno"
+swap_sites "$fx/runs/wait_get_value/trace.dat" "$work/errno/runs/wait_get_key/trace.dat" \
+	wait_get_key wait_get_value 2>"$work/diag"
+tap_ok $? "wait_get_value's trace with the numbers of wait_get_key and wait_get_value swapped"
+trace-cmd report "$work/errno/runs/wait_get_key/trace.dat" 2>/dev/null > "$work/swapped.txt"
+trace-cmd report "$fx/runs/wait_get_value/trace.dat" 2>/dev/null | sed 's/site=wait_get_value /site=wait_get_key /' |
+	cmp -s - "$work/swapped.txt" && grep -q "site=wait_get_key " "$work/swapped.txt"
+tap_ok $? "the swapped trace reads as the recorded one, its faults named wait_get_key ($(grep -c futex_fault_inject "$work/swapped.txt"))"
+compare 3 "an error path that returns another errno" -o "$work/c-errno" "$fx" "$work/errno"
+jqt "another errno: one regression, errno-changed of wait_get_key, failing, no other" \
+	'[.regressions[] | [.category, .site, .fails]] == [["errno-changed", "wait_get_key", true]] and
+	 (.sites[] | select(.name == "wait_get_key") | .regressions == ["errno-changed"] and
+	  .outcomes.error == {"old": 5, "new": 5} and
+	  .errors_returned == {"EFAULT": {"old": 5, "new": 0}, "EAGAIN": {"old": 0, "new": 5}} and
+	  .errno_changed == "EAGAIN 0 -> 5 (its run in OLD: EFAULT 5 -> 0)")' "$work/c-errno/compare.json"
+grep -qx "  FAIL errno-changed        wait_get_key: EAGAIN 0 -> 5 (its run in OLD: EFAULT 5 -> 0)" "$work/out"
+tap_ok $? "another errno: the summary names the site, the errno and OLD's"
+grep -qF '<tr data-regression="errno-changed"><td>errno-changed</td><td class="bad">yes</td><td><a href="#site-wait_get_key">wait_get_key</a></td><td>EAGAIN 0 -&gt; 5' \
+	"$work/c-errno/index.html"
+tap_ok $? "another errno: index.html lists it as failing, linked to the site"
+compare 0 "another errno, --fail-on site-stopped-firing,outcome-worse,new-finding" \
+	--fail-on site-stopped-firing,outcome-worse,new-finding -q -o "$work/c-errno2" "$fx" "$work/errno"
+
 # ------------------------------------------------------------ bad input
 
 # bad WANT WHAT TEXT ARGS...: exit status WANT, TEXT on stderr, no OUT left
@@ -330,7 +383,7 @@ if why=$(chromium_skip); then
 	tap_skip "the compare pages in headless Chromium" "$why"
 else
 	for p in c12/index.html c12/files/waitwake.c.html c-stop/index.html c-worse/index.html \
-		 rep2/index.html; do
+		 c-errno/index.html rep2/index.html; do
 		chromium_dom "$work/$p" "$work/console" > "$work/dom"
 		grep ':CONSOLE' "$work/console" > "$work/diag"
 		[ -s "$work/dom" ] && [ ! -s "$work/diag" ] && grep -q '</html>' "$work/dom"
@@ -342,7 +395,7 @@ else
 			;;
 		esac
 		case $p in
-		c12/index.html | c-stop/index.html | c-worse/index.html)
+		c12/index.html | c-stop/index.html | c-worse/index.html | c-errno/index.html)
 			python3 "$here/check_compare.py" dom "$work/${p%/index.html}" "$work/dom" > "$work/tap" 2>&1
 			st=$?
 			sed 's/^/#   /' "$work/tap"
