@@ -15,8 +15,10 @@
 # futex_wake_op() (-EFAULT from the atomic op no longer retried), built,
 # the baseline and wake_op_atomic run, compared with the reference: the
 # fault that was recovered now reaches user space, status 3, outcome-worse
-# for wake_op_atomic; and the time it took.  The work tree is restored and
-# rebuilt afterwards, whatever happens.  About 3 min under TCG.
+# for wake_op_atomic; and the time it took.  Then a wrong errno planted in
+# get_robust_list(): errno-changed for get_robust_list_len.  The work tree
+# is restored and rebuilt afterwards, whatever happens.  About 5 min under
+# TCG.
 
 set -u
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -147,4 +149,30 @@ tap_ok $? "compare.json: the retry of futex_wake_op() reported as lost error-pat
 tap_ok $? "the new campaign ran the baseline and wake_op_atomic only, and no map guest"
 [ -f "$out/compare/index.html" ] && [ -f "$out/campaign/reference/runs/wake_op_atomic/trace.dat" ]
 tap_ok $? "the comparison page, and the reference's runs copied beside the results"
+
+# A second planted regression: get_robust_list() returns -EINVAL where
+# putting the length fails, not -EFAULT (the wrong errno)
+cp "$T/orig" "$tree/$w"
+touch "$tree/$w"
+y=kernel/futex/syscalls.c
+cp "$tree/$y" "$T/orig"
+edited=$y
+sed -i '/futex_fault(get_robust_list_len,/{n;n;s/return -EFAULT;/return -EINVAL;/}' "$tree/$y"
+cmp -s "$T/orig" "$tree/$y"
+tap_ok $(( $? == 0 )) "the wrong-errno edit applies to $y"
+out=$FF_WORK/changed-test-errno
+rm -rf "$out"
+t0=$SECONDS
+"$repo/scripts/changed" -r "$ref" -o "$out" > "$T/out" 2>&1
+rc=$?
+tap_diag "scripts/changed, the wrong errno: $((SECONDS - t0)) s"
+tap_ok $(( rc != 3 )) "the wrong errno: status $rc (3, a regression)"
+c=$out/compare/compare.json
+jq -e '[.regressions[] | select(.category == "errno-changed" and .site == "get_robust_list_len" and .fails)]
+	| length == 1' "$c" > /dev/null 2>&1
+tap_ok $? "compare.json: errno-changed for get_robust_list_len, failing: $(jq -c \
+	'.sites[] | select(.name == "get_robust_list_len") | .errno_changed' "$c" 2>/dev/null)"
+jq -e '[.regressions[] | select(.category != "errno-changed" and .fails)] | length == 0' \
+	"$c" > /dev/null 2>&1
+tap_ok $? "the wrong errno: no other failing regression"
 tap_done "changed"
