@@ -1,0 +1,147 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Planted regressions, each through scripts/changed against the reduced
+# campaign of tests/campaign/run.sh (run that first: it is the reference).
+# Each patch of tests/campaign/mutants/ (written against the 6.12 series)
+# is applied to the work tree, built, the baseline and the sites the edit
+# concerns run and compared with the reference; what the comparison must
+# say:
+#
+#   wrong-errno    get_robust_list() returns -EINVAL where storing the length
+#                  fails: errno-changed for get_robust_list_len, nothing else,
+#                  status 3;
+#   skip-unlock    futex_wake_op() keeps the hash-bucket locks across the
+#                  fault-in and retry: wake_op_atomic's run hangs (an RCU
+#                  stall, the guest stopped by the campaign's watchdog), a
+#                  new-finding for it, status 3;
+#   leak-task      get_robust_list() leaks a task_struct reference on its
+#                  -EFAULT path: not caught (status 0, no regression), as
+#                  nothing the campaign observes changes without kmemleak;
+#   noop-comment   a comment or blank line above an error path in the three
+#                  functions of the reference's sites: status 0, no
+#                  regression, no lost line.
+#
+# And the time each took.  The work tree's files are restored and the kernel
+# rebuilt afterwards, whatever happens.  About 12 min under TCG, 6 of them
+# the hang (the campaign's watchdog stops a guest after 240 s without
+# progress).  MUTANTS="wrong-errno noop-comment" runs some only.
+
+set -u
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+FF_REPO=$repo . "$repo/scripts/kernel.sh"
+. "$repo/tests/tap.sh"
+ref=$FF_WORK/campaign-test/results
+tree=$(realpath -m "${FF_TREE:-$FF_WORK/linux}")
+mutants=$repo/tests/campaign/mutants
+T=$(mktemp -d)
+TAP_DIAG_FILE=$T/out
+edited=""
+
+restore()
+{
+	local f
+
+	for f in $edited; do
+		cp "$T/orig/$f" "$tree/$f"
+		touch "$tree/$f"
+	done
+	edited=""
+}
+
+finish()
+{
+	if [ -n "$edited" ] || [ -n "${built:-}" ]; then
+		restore
+		"$repo/scripts/ff" build > "$T/rebuild.log" 2>&1 ||
+			echo "# the rebuild after restoring $tree failed: $T/rebuild.log"
+	fi
+	rm -rf "$T"
+}
+trap finish EXIT
+
+# expect NAME: the status the comparison must give, and a jq filter true of
+# its compare.json, with what it checks
+expect()
+{
+	case $1 in
+	wrong-errno)
+		want=3
+		check='[.regressions[] | [.category, .site, .fails]] == [["errno-changed", "get_robust_list_len", true]]
+		       and (.sites[] | select(.name == "get_robust_list_len")
+			    | .errno_changed | startswith("EINVAL 0 -> "))'
+		what="errno-changed for get_robust_list_len (EINVAL where it was EFAULT), no other regression"
+		;;
+	skip-unlock)
+		want=3
+		check='([.regressions[] | select(.fails and .site == "wake_op_atomic") | .category]
+			| index("new-finding") != null)
+		       and any(.new_findings[]; .run == "wake_op_atomic" and .status == "hang")'
+		what="new-finding for wake_op_atomic, whose run hung"
+		;;
+	leak-task)
+		want=0
+		check='.regressions_failing == 0 and .categories.LBC == 0'
+		what="not caught: no regression (no kmemleak in the campaign's kernel)"
+		;;
+	noop-comment)
+		want=0
+		check='(.regressions | length) == 0 and .categories.LBC == 0 and .categories.UNC == 0'
+		what="no regression at all, no lost line"
+		;;
+	*)
+		want=""
+		;;
+	esac
+}
+
+tap_start
+if [ ! -f "$ref/report/report.json" ]; then
+	echo "Bail out! no reference campaign in $ref: run tests/campaign/run.sh first"
+	exit 1
+fi
+mkdir -p "$T/orig"
+total0=$SECONDS
+for name in ${MUTANTS:-wrong-errno skip-unlock leak-task noop-comment}; do
+	p=$mutants/$name.patch
+	expect "$name"
+	if [ -z "$want" ] || [ ! -f "$p" ]; then
+		tap_ok 1 "$name: a mutant of $mutants with an expectation"
+		continue
+	fi
+	if ! git -C "$tree" apply --check "$p" > "$T/out" 2>&1; then
+		tap_skip "$name" "$p does not apply to $tree (written against the 6.12 series)"
+		continue
+	fi
+	files=$(git -C "$tree" apply --numstat "$p" | cut -f3)
+	stale=""
+	for f in $files; do
+		cmp -s "$tree/$f" "$ref/src/$f" || stale+=" $f"
+	done
+	if [ -n "$stale" ]; then
+		tap_ok 1 "$name: the work tree's$stale the reference's (restore it, rerun run.sh)"
+		continue
+	fi
+	for f in $files; do
+		mkdir -p "$T/orig/$(dirname "$f")"
+		cp "$tree/$f" "$T/orig/$f"
+	done
+	edited=$files
+	built=1
+	git -C "$tree" apply "$p"
+	out=$FF_WORK/mutants-test/$name
+	rm -rf "$out"
+	t0=$SECONDS
+	"$repo/scripts/changed" -r "$ref" -o "$out" > "$T/out" 2>&1
+	rc=$?
+	secs=$((SECONDS - t0))
+	restore
+	c=$out/compare/compare.json
+	tap_diag "$name: scripts/changed took $secs s, status $rc; it said:" \
+		"$(grep -E '^  (verdict|FAIL|note) ' "$T/out" | head -n 6 | sed 's/^  */ | /' | tr -s ' ' | tr -d '\n')"
+	tap_ok $(( rc != want )) "$name: status $rc ($want)"
+	jq -e "$check" "$c" > /dev/null 2>&1
+	tap_ok $? "$name: $what"
+done
+tap_diag "all the mutants: $((SECONDS - total0)) s"
+tap_done "mutants"
