@@ -6,7 +6,7 @@
 # "check-robust: N passed, N failed" at the end.
 #
 # ROBUST_SKIP="name ..." skips suites by their short name (campaign-faults,
-# kernel, kernel-debug, fuzz, debug-campaign).
+# kernel, kernel-debug, fuzz, debug-campaign, kasan-campaign).
 
 set -u
 cd "$(dirname "$0")/../.."
@@ -22,6 +22,7 @@ suites=(
 )
 suites+=(
 	"debug-campaign|the default campaign on the debug kernel (lockdep, slab and object debugging, kmemleak)|tests/robust/debug-campaign.sh"
+	"kasan-campaign|the default campaign on a KASAN kernel (generic KASAN over SLUB)|tests/robust/debug-campaign.sh --kasan"
 )
 [ -x tests/robust/run-kernel.sh ] && suites+=(
 	"kernel-debug|debugfs hostile writes and the stress, debug kernel|FF_OBJ=${FF_WORK:-build/${FF_KERNEL:-6.12}}/obj-debug tests/robust/run-kernel.sh"
