@@ -418,6 +418,33 @@ findings "int3 oops on a crashed run's console" "
   and f[0]['baseline_clean'] is True else f"
 page_shows "int3 oops" wake_op_atomic wake_op_atomic "int3: 0000 [#1] SMP" yes
 
+# a hung run as the campaign keeps it: hang-wake_op_atomic/ holds the run.json,
+# console.txt and stack.txt of wake_op_atomic's run in tests/campaign/mutants.sh
+# (skip-unlock, 6.12, recorded 2026-12-07): the console from the run's start
+# with the SysRq output and the trace buffer, the vCPUs read through QEMU's
+# monitor.  The finding names the site, the stuck stack and the last fault,
+# and gives the command that reproduces it.
+fresh
+d=$bad/runs/wake_op_atomic
+rm -f "$d"/dmesg.txt "$d"/trace.dat*
+cp "$here"/hang-wake_op_atomic/run.json "$here"/hang-wake_op_atomic/console.txt \
+	"$here"/hang-wake_op_atomic/stack.txt "$d/"
+hang_stack=$(head -n 1 "$d/stack.txt")
+findings "a hung run with its vCPUs' stacks and trace buffer" "
+[] if len(f) == 1 and f[0]['run'] == 'wake_op_atomic' and f[0]['status'] == 'hang'
+  and 'in futex_wake_op+' in f[0]['health'] and 'last fault: site=wake_op_atomic' in f[0]['health']
+  and '$hang_stack' in f[0]['stack']
+  and (f[0]['source'] == 'console.txt' or
+       (f[0]['source'] == 'stack.txt' and f[0]['title'] == 'hang: ' + f[0]['health']
+        and any('futex_fault_inject: site=wake_op_atomic' in l for l in f[0]['stack'])))
+  and f[0]['reproduce'] == 'scripts/repro $bad wake_op_atomic' else f"
+grep -qF "<code class=\"repro\">scripts/repro $bad wake_op_atomic</code>" "$work/findings-out/index.html" &&
+	ok "findings: index.html gives the command that reproduces the hang" ||
+	not_ok "findings: index.html lacks the reproducer of the hang"
+jq -e '[.findings[] | select(.run == "baseline") | .reproduce] | all(. == null)' \
+	"$work/findings-out/report.json" >/dev/null &&
+	ok "findings: no reproducer for the baseline" || not_ok "findings: a reproducer for the baseline"
+
 # ------------------------------------------------------------ fuzz regressions
 
 # every input a fuzz target failed on (tests/report/fuzz/<target>/), and the

@@ -322,6 +322,125 @@ static bool log_tail(const char *path, struct kreport *kr, const char *title)
 	return true;
 }
 
+/* a word for a shell: as it is when it is safe, else in single quotes */
+static char *shell_word(const char *w)
+{
+	size_t n = 0, i;
+	char *q, *o;
+
+	if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./,:=+@%-") ==
+	    strlen(w))
+		return xstrdup(w);
+	for (i = 0; w[i]; i++)
+		n += w[i] == '\'' ? 4 : 1;
+	q = o = xmalloc(n + 3);
+	*o++ = '\'';
+	for (i = 0; w[i]; i++) {
+		if (w[i] == '\'') {
+			memcpy(o, "'\\''", 4);
+			o += 4;
+		} else {
+			*o++ = w[i];
+		}
+	}
+	*o++ = '\'';
+	*o = 0;
+	return q;
+}
+
+char *finding_repro(const struct report *r, const struct finding *fd)
+{
+	const struct run *rn = &r->runs[fd->run];
+	char *res, *slash, *dir, *name, *cmd;
+	size_t k;
+
+	if (fd->run == 0 || !rn->nenabled)
+		return NULL;
+	for (k = 0; k < rn->nenabled; k++)
+		if (!strcmp(rn->enabled[k], ANCHOR_SITE))
+			return NULL;
+	/* the results directory: the run's, less "/runs/NAME" */
+	res = xstrdup(rn->dir);
+	slash = strrchr(res, '/');
+	if (slash && slash > res) {
+		*slash = 0;
+		slash = strrchr(res, '/');
+	}
+	if (slash)
+		*slash = 0;
+	else
+		strcpy(res, ".");
+	dir = shell_word(*res ? res : "/");
+	name = shell_word(rn->name);
+	cmd = xasprintf("scripts/repro %s %s", dir, name);
+	free(res);
+	free(dir);
+	free(name);
+	return cmd;
+}
+
+/*
+ * A hung run whose guest the campaign looked into before it stopped it:
+ * the stacks its vCPUs had (stack.txt), after the last faults the guest's
+ * trace buffer still held (the ftrace dump on its console)
+ */
+static bool hang_stack(const char *dir, struct kreport *kr, const char *title)
+{
+	struct log st, con;
+	size_t i, nf = 0, first, n = 0;
+	char *path = xasprintf("%s/stack.txt", dir);
+	int rc = log_read(path, &st);
+
+	free(path);
+	if (rc)
+		return false;
+	path = xasprintf("%s/console.txt", dir);
+	if (log_read(path, &con))
+		con.n = 0;
+	free(path);
+	for (i = 0; i < con.n; i++)
+		nf += strstr(con.line[i], "futex_fault_inject:") != NULL;
+	first = nf > 5 ? nf - 5 : 0;
+	kr->title = xstrdup(title);
+	kr->key = title_key(title);
+	kr->lines = xcalloc(st.n + 7 + 1, sizeof(*kr->lines));
+	kr->lines[n++] = xstrdup(title);
+	if (nf)
+		kr->lines[n++] = xstrdup("the last faults the guest's trace buffer held:");
+	for (i = 0, nf = 0; i < con.n; i++) {
+		if (!strstr(con.line[i], "futex_fault_inject:"))
+			continue;
+		if (nf++ >= first)
+			kr->lines[n++] = xstrdup(con.line[i]);
+	}
+	for (i = 0; i < st.n; i++)
+		kr->lines[n++] = xstrdup(st.line[i]);
+	kr->nlines = n;
+	log_free(&st);
+	if (con.n)
+		log_free(&con);
+	return true;
+}
+
+/* the vCPUs of a hung run (stack.txt) after the kernel's own report of it */
+static void add_vcpus(const char *dir, struct kreport *kr)
+{
+	char *path = xasprintf("%s/stack.txt", dir);
+	struct log st;
+	size_t i;
+
+	if (log_read(path, &st)) {
+		free(path);
+		return;
+	}
+	free(path);
+	kr->lines = xrealloc(kr->lines, (kr->nlines + st.n + 1) * sizeof(*kr->lines));
+	kr->lines[kr->nlines++] = xstrdup("where the vCPUs were when the campaign stopped the guest (stack.txt):");
+	for (i = 0; i < st.n; i++)
+		kr->lines[kr->nlines++] = xstrdup(st.line[i]);
+	log_free(&st);
+}
+
 static char *run_health(struct run *rn)
 {
 	char *path = xasprintf("%s/run.json", rn->dir), *text, *h = NULL;
@@ -392,6 +511,8 @@ int findings_scan(struct report *r)
 		fd.source = scan_run(rn, crashed, &fd.reps, &fd.nreps, &cap);
 		if (!fd.nreps && !crashed && !fd.health)
 			continue;
+		if (fd.nreps)
+			add_vcpus(rn->dir, &fd.reps[0]);
 		if (!fd.nreps) {
 			char *title = xasprintf("%s%s%s", rn->status, fd.health ? ": " : "",
 						fd.health ? fd.health : ", no kernel report in its logs");
@@ -400,7 +521,9 @@ int findings_scan(struct report *r)
 			fd.reps = xcalloc(1, sizeof(*fd.reps));
 			fd.nreps = 1;
 			fd.source = "run.json";
-			for (k = 1; k < 3; k++) {
+			if (hang_stack(rn->dir, fd.reps, title))
+				fd.source = "stack.txt";
+			for (k = 1; k < 3 && !fd.reps->lines; k++) {
 				path = xasprintf("%s/%s", rn->dir, run_logs[k % 2]);
 				if (log_tail(path, fd.reps, title))
 					fd.source = run_logs[k % 2];

@@ -41,6 +41,13 @@ struct findings {
 	size_t		nhealth;
 };
 
+/*
+ * The command that runs a finding's site run again and says whether it
+ * reproduces (scripts/repro RESULTS RUN), malloc'ed; NULL for the baseline
+ * and for an anchor campaign, whose faults are drawn by probability.
+ */
+char *finding_repro(const struct report *r, const struct finding *fd);
+
 /* read every run's logs; r->findings is set (never NULL) on success */
 int findings_scan(struct report *r);
 void findings_free(struct findings *fs);

@@ -197,6 +197,7 @@ static void findings_section(const struct report *r, FILE *f)
 {
 	const struct findings *fs = r->findings;
 	size_t i, k;
+	char *repro;
 
 	fputs("<h2 id=\"findings\">Kernel reports (findings)</h2>\n", f);
 	if (!fs || !fs->n) {
@@ -267,6 +268,14 @@ static void findings_section(const struct report *r, FILE *f)
 			html_escape(f, fd->health);
 		}
 		fputs("</small>", f);
+		repro = finding_repro(r, fd);
+		if (repro) {
+			fputs("<br><small>reproduce (the baseline and this run again, on the same kernel build):</small> <code class=\"repro\">",
+			      f);
+			html_escape(f, repro);
+			fputs("</code>", f);
+			free(repro);
+		}
 		if (fd->nreps > 1) {
 			fputs("<br><small>further reports in this run:</small><ul>", f);
 			for (k = 1; k < fd->nreps; k++) {

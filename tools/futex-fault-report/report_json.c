@@ -135,8 +135,10 @@ static void add_findings(const struct report *r, json_t *root)
 		other = json_array();
 		for (k = 1; k < fd->nreps; k++)
 			json_array_append_new(other, jstr(fd->reps[k].title));
+		char *repro = finding_repro(r, fd);
+
 		json_array_append_new(list, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-						      " s:o, s:b, s:b}",
+						      " s:o, s:b, s:b, s:o}",
 						      "run", jstr(rn->name),
 						      "sites", jstrings(rn->enabled, rn->nenabled),
 						      "status", jstr(rn->status),
@@ -147,7 +149,9 @@ static void add_findings(const struct report *r, json_t *root)
 						      "stack", jstrings(kr->lines, kr->nlines),
 						      "other_reports", other,
 						      "baseline_clean", fd->baseline_clean,
-						      "baseline_same_title", fd->baseline_same));
+						      "baseline_same_title", fd->baseline_same,
+						      "reproduce", jstr(repro)));
+		free(repro);
 	}
 	for (i = 0; fs && i < fs->nbase; i++)
 		json_array_append_new(base, jstr(fs->base[i].title));
