@@ -89,10 +89,69 @@ static void deadline(int clock, struct ktimespec *t, int ms)
 
 static int calls, errors;
 
+/*
+ * Systematic fault injection, as syzkaller does it (scripts/nth):
+ * FUTEX_DRIVE_NTH=K:N arms /proc/thread-self/fail-nth with N before the
+ * K-th futex call of the scenario's own thread, so that the N-th fault
+ * site that call reaches fails, and says after the call whether it did
+ * (the count is 0 then) and what the call returned.  K = 0 arms nothing
+ * and only counts the calls, printed when the scenario ends.
+ */
+static int nth_k, nth_n, nth_seen;
+static pid_t nth_tid;
+
+static void nth_write(int n)
+{
+	char buf[16];
+	int fd = open("/proc/thread-self/fail-nth", O_WRONLY), len;
+
+	len = snprintf(buf, sizeof(buf), "%d", n);
+	if (fd < 0 || write(fd, buf, len) != len) {
+		perror("futex_drive: /proc/thread-self/fail-nth");
+		_exit(3);
+	}
+	close(fd);
+}
+
+static int nth_arm(void)
+{
+	if (!nth_tid || syscall(SYS_gettid) != nth_tid)
+		return 0;
+	if (++nth_seen != nth_k)
+		return 0;
+	nth_write(nth_n);
+	return 1;
+}
+
+static long nth_done(const char *what, long ret)
+{
+	int err = errno, fd, left = -1;
+	char buf[16] = "";
+
+	fd = open("/proc/thread-self/fail-nth", O_RDONLY);
+	if (fd >= 0 && read(fd, buf, sizeof(buf) - 1) > 0)
+		left = atoi(buf);
+	if (fd >= 0)
+		close(fd);
+	nth_write(0);
+	printf("futex_drive: nth: call %d %s nth %d: %s, returned %ld", nth_k, what, nth_n,
+	       left == 0 ? "injected" : "not reached", ret);
+	if (ret < 0)
+		printf(" %s", strerrorname_np(err) ? strerrorname_np(err) : "?");
+	printf("\n");
+	fflush(stdout);
+	errno = err;
+	return ret;
+}
+
+/* a futex system call, armed when it is the K-th */
+#define NTH(what, call) ({ int armed_ = nth_arm(); long r_ = (call); \
+			   armed_ ? nth_done(what, r_) : r_; })
+
 static long futex(uint32_t *uaddr, int op, uint32_t val, const void *timeout,
 		  uint32_t *uaddr2, uint32_t val3)
 {
-	long ret = syscall(SYS_futex, uaddr, op, val, timeout, uaddr2, val3);
+	long ret = NTH("futex", syscall(SYS_futex, uaddr, op, val, timeout, uaddr2, val3));
 
 	calls++;
 	if (ret < 0)
@@ -295,10 +354,10 @@ static void s_get_robust_list(void)
 
 	for (i = 0; i < 8; i++) {
 		calls++;
-		if (syscall(SYS_get_robust_list, 0, &head, &len))
+		if (NTH("get_robust_list", syscall(SYS_get_robust_list, 0, &head, &len)))
 			errors++;
 		calls++;
-		if (syscall(SYS_get_robust_list, getppid(), &head, &len))
+		if (NTH("get_robust_list", syscall(SYS_get_robust_list, getppid(), &head, &len)))
 			errors++;
 	}
 }
@@ -312,7 +371,7 @@ static void s_get_robust_list_err(void)
 	int status;
 
 	calls++;
-	if (syscall(SYS_get_robust_list, 0x3ffffff0, &head, &len))	/* above pid_max */
+	if (NTH("get_robust_list", syscall(SYS_get_robust_list, 0x3ffffff0, &head, &len)))	/* above pid_max */
 		errors++;
 
 	/* a child that gave up root (if it had it) may not read init's list */
@@ -562,7 +621,7 @@ static void *waitv_waker(void *arg)
 
 static long waitv(struct waitv *v, unsigned int n, void *timeout, int clock)
 {
-	long ret = syscall(__NR_futex_waitv, v, n, 0, timeout, clock);
+	long ret = NTH("futex_waitv", syscall(__NR_futex_waitv, v, n, 0, timeout, clock));
 
 	calls++;
 	if (ret < 0)
@@ -877,19 +936,19 @@ static long sys_counted(long ret)
 
 static long futex2_wake(uint32_t *f, uint64_t mask, int nr, unsigned int flags)
 {
-	return sys_counted(syscall(NR_futex_wake, f, (unsigned long)mask, nr, flags));
+	return sys_counted(NTH("futex_wake", syscall(NR_futex_wake, f, (unsigned long)mask, nr, flags)));
 }
 
 static long futex2_wait(uint32_t *f, uint64_t val, uint64_t mask, unsigned int flags,
 			const void *timeout, int clock)
 {
-	return sys_counted(syscall(NR_futex_wait, f, (unsigned long)val, (unsigned long)mask,
-				   flags, timeout, clock));
+	return sys_counted(NTH("futex_wait", syscall(NR_futex_wait, f, (unsigned long)val,
+						    (unsigned long)mask, flags, timeout, clock)));
 }
 
 static long futex2_requeue(struct waitv *w, unsigned int flags, int nr_wake, int nr_requeue)
 {
-	return sys_counted(syscall(NR_futex_requeue, w, flags, nr_wake, nr_requeue));
+	return sys_counted(NTH("futex_requeue", syscall(NR_futex_requeue, w, flags, nr_wake, nr_requeue)));
 }
 
 static unsigned int futex2_flags;
@@ -1061,7 +1120,8 @@ static int ring_submit(struct ring *r, unsigned int n)
 {
 	__atomic_store_n((unsigned int *)(r->sq + r->p.sq_off.tail), r->tail,
 			 __ATOMIC_RELEASE);
-	return syscall(__NR_io_uring_enter, r->fd, n, 0, IORING_ENTER_GETEVENTS, NULL, 0);
+	return NTH("io_uring_enter",
+		   syscall(__NR_io_uring_enter, r->fd, n, 0, IORING_ENTER_GETEVENTS, NULL, 0));
 }
 
 /* Count (and consume) the completions; each failed one is an error. */
@@ -1515,8 +1575,20 @@ static int run(const struct scenario *s)
 		return 1;
 	}
 	if (pid == 0) {
+		const char *nth = getenv("FUTEX_DRIVE_NTH");
+
 		alarm(WATCHDOG_SECONDS);
+		if (nth) {
+			if (sscanf(nth, "%d:%d", &nth_k, &nth_n) != 2 || nth_k < 0 || nth_n < 1) {
+				fprintf(stderr, "futex_drive: FUTEX_DRIVE_NTH=%s: expected K:N, K >= 0, N >= 1\n",
+					nth);
+				_exit(2);
+			}
+			nth_tid = syscall(SYS_gettid);
+		}
 		s->fn();
+		if (nth)
+			printf("futex_drive: nth: %s: %d calls\n", s->name, nth_seen);
 		printf("futex_drive: %s: %d calls, %d failed\n", s->name, calls, errors);
 		fflush(stdout);
 		_exit(0);
