@@ -44,6 +44,8 @@ done
 # pristine fail_futex against the first kernel's reduced campaign (after it):
 # a cold build of the pristine kernel, then about 4 min
 suites+=("$first: scripts/anchor, pristine fail_futex against the reduced campaign|FF_KERNEL=$first tests/campaign/anchor.sh")
+# systematic fault injection (fail-nth) on one futex_drive scenario: about 3 min
+suites+=("$first: scripts/campaign --nth, fail-nth over every call of a scenario|FF_KERNEL=$first tests/campaign/nth.sh")
 
 pass=0
 fail=0
