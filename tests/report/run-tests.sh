@@ -445,6 +445,37 @@ jq -e '[.findings[] | select(.run == "baseline") | .reproduce] | all(. == null)'
 	"$work/findings-out/report.json" >/dev/null &&
 	ok "findings: no reproducer for the baseline" || not_ok "findings: a reproducer for the baseline"
 
+# ------------------------------------------------------------ fail-nth
+
+# an --nth campaign's nth.tsv (nth-get_robust_list.tsv: recorded by
+# tests/campaign/nth.sh on 6.12, 2026-12-07), beside a copy of the fixture:
+# summed per scenario in report.json and shown in index.html; a line that is
+# not one is refused, naming the file and line, with no report written
+fresh
+cp "$here/nth-get_robust_list.tsv" "$bad/nth.tsv"
+rm -rf "$work/nth-out"
+if report -q -o "$work/nth-out" "$bad" 2>"$work/nth-err" &&
+   jq -e '.nth == { calls: 16, runs: 48, injected: 32, errors: 32, succeeded: 0, failed: 0,
+		    scenarios: [ { name: "get_robust_list", calls: 16, runs: 48, injected: 32,
+				   errors: 32, succeeded: 0, failed: 0 } ] }' \
+	"$work/nth-out/report.json" >/dev/null; then
+	ok "nth.tsv: report.json sums get_robust_list's 48 (call, N) runs: 16 calls, 32 injected, 32 errors"
+else
+	not_ok "nth.tsv: report.json has $(jq -c .nth "$work/nth-out/report.json" 2>/dev/null) $(head -c 200 "$work/nth-err")"
+fi
+grep -qF '<tr><td>get_robust_list</td><td class="n">16</td><td class="n">48</td><td class="n">32</td><td class="n">32</td><td class="n">0</td><td class="n">0</td></tr>' \
+	"$work/nth-out/index.html" &&
+	ok "nth.tsv: index.html has the scenario's row" || not_ok "nth.tsv: no row in index.html"
+jq -e '.nth == null' "$work/report/report.json" >/dev/null &&
+	ok "no nth.tsv: report.json's nth is null" || not_ok "no nth.tsv: nth is not null"
+sed -i '5s/\t2\t/\t0\t/' "$bad/nth.tsv"
+rm -rf "$work/nth-out"
+report -q -o "$work/nth-out" "$bad" 2>"$work/nth-err"
+rc=$?
+[ $rc = 1 ] && grep -qF "$bad/nth.tsv: line 5: not a line of nth.tsv" "$work/nth-err" && [ ! -e "$work/nth-out" ] &&
+	ok "nth.tsv with call 0 on line 5: exit 1, file and line named, no report" ||
+	not_ok "nth.tsv with call 0: rc $rc, $(head -c 200 "$work/nth-err")"
+
 # ------------------------------------------------------------ fuzz regressions
 
 # every input a fuzz target failed on (tests/report/fuzz/<target>/), and the

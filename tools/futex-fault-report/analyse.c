@@ -13,6 +13,7 @@
 
 #include "errpath.h"
 #include "findings.h"
+#include "nth.h"
 #include "report.h"
 #include "util.h"
 
@@ -272,5 +273,10 @@ int analyse(struct report *r)
 	for (i = 0; i < r->nfiles; i++)
 		source_lines(r, i);
 	site_totals(r);
-	return findings_scan(r);
+	if (findings_scan(r))
+		return -1;
+	/* (the shards of a campaign are of a campaign of site runs) */
+	if (!r->nshards && r->results && nth_read(r->results, &r->nth))
+		return -1;
+	return 0;
 }

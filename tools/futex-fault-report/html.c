@@ -11,6 +11,7 @@
 
 #include "compare.h"
 #include "findings.h"
+#include "nth.h"
 #include "report.h"
 #include "svg.h"
 #include "util.h"
@@ -190,6 +191,37 @@ static void site_row(const struct report *r, FILE *f, const struct site *s)
 		fputs("<span class=\"nw\">not run</span>", f);
 	}
 	fputs("</td></tr>\n", f);
+}
+
+static void nth_row(FILE *f, const char *name, const struct nth_scenario *s, bool total)
+{
+	fputs(total ? "<tr class=\"total\"><td>all</td>" : "<tr><td>", f);
+	if (!total) {
+		html_escape(f, name);
+		fputs("</td>", f);
+	}
+	fprintf(f, "<td class=\"n\">%lu</td><td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"n%s\">%llu</td></tr>\n",
+		s->calls, s->runs, s->injected, s->errors, s->injected - s->errors,
+		s->failed ? " bad" : "", s->failed);
+}
+
+/* an --nth campaign: its enumeration, a row a scenario */
+static void nth_section(const struct report *r, FILE *f)
+{
+	const struct nth *nt = r->nth;
+	size_t i;
+
+	if (!nt)
+		return;
+	fputs("<h2 id=\"nth\">Systematic fault injection (fail-nth)</h2>\n<p>Every futex call K of a scenario's own thread, run with every site on, probability 0, and fail-nth N = 1, 2, ... set just before it, until call K reaches no N-th site (<code>scripts/campaign --nth</code>, <code>nth.tsv</code>). <i>injected</i>: the N-th site failed; then the call <i>returned an error</i> or <i>succeeded</i>; <i>failed</i>: the scenario failed or was killed. The faults' outcomes and lines are the run <code>nth</code>'s, below; <code>futex-fault-report --compare</code> with a full campaign says which error-path lines each covers that the other does not.</p>\n",
+	      f);
+	fputs("<table class=\"sortable\" id=\"nth-table\"><thead><tr><th>scenario</th><th class=\"n\">calls</th><th class=\"n\">(call, N) runs</th><th class=\"n\">injected</th><th class=\"n\">returned an error</th><th class=\"n\">succeeded</th><th class=\"n\">failed</th></tr></thead><tbody>\n",
+	      f);
+	for (i = 0; i < nt->n; i++)
+		nth_row(f, nt->s[i].name, &nt->s[i], false);
+	fputs("</tbody><tfoot>", f);
+	nth_row(f, NULL, &nt->all, true);
+	fputs("</tfoot></table>\n", f);
 }
 
 /* "Kernel reports (findings)": one row a run, its report's stack in a <details> */
@@ -415,6 +447,7 @@ static void write_index(const void *ctx, FILE *f)
 	}
 	fputs("</div>\n</div>\n", f);
 	findings_section(r, f);
+	nth_section(r, f);
 	charts(r, f);
 
 	fputs("<h2>Sites</h2>\n<p>Click a heading to sort. <i>recovered</i>: the system call then succeeded; <i>error</i>: it returned an error to user space; <i>exit</i>: raised in exit or outside a system call (robust-list walk); <i>noreturn</i>: the call never returned; <i>rec. lines</i>: lines that ran in the site's run and not in the baseline.</p>\n",

@@ -223,6 +223,7 @@ struct report {
 	double			total_seconds;
 	char		*tmpdir;
 	struct findings	*findings;	/* findings.c, filled by analyse() */
+	struct nth	*nth;		/* an --nth campaign's nth.tsv (nth.c), or NULL */
 
 	/* filled by analyse() */
 	struct totals		totals;			/* every file */

@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "findings.h"
+#include "nth.h"
 #include "report.h"
 #include "util.h"
 
@@ -115,6 +116,37 @@ static json_t *site_json(const struct report *r, const struct site *s)
 			 "error_lines", (json_int_t)s->recovery_error_lines,
 			 "branches", (json_int_t)s->recovery_branches,
 			 "lines", lines);
+}
+
+static json_t *nth_json(const struct nth_scenario *s, const char *name)
+{
+	json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "calls", (json_int_t)s->calls,
+			      "runs", (json_int_t)s->runs, "injected", (json_int_t)s->injected,
+			      "errors", (json_int_t)s->errors,
+			      "succeeded", (json_int_t)(s->injected - s->errors),
+			      "failed", (json_int_t)s->failed);
+
+	if (name)
+		json_object_set_new(o, "name", json_string(name));
+	return o;
+}
+
+/* "nth": an --nth campaign's enumeration (nth.tsv), or null */
+static void add_nth(const struct report *r, json_t *root)
+{
+	json_t *o, *list;
+	size_t i;
+
+	if (!r->nth) {
+		json_object_set_new(root, "nth", json_null());
+		return;
+	}
+	o = nth_json(&r->nth->all, NULL);
+	list = json_array();
+	for (i = 0; i < r->nth->n; i++)
+		json_array_append_new(list, nth_json(&r->nth->s[i], r->nth->s[i].name));
+	json_object_set_new(o, "scenarios", list);
+	json_object_set_new(root, "nth", o);
 }
 
 /* "findings": one object a run, README.md "report.json" */
@@ -250,6 +282,7 @@ static json_t *report_json(const struct report *r)
 	free(gen);
 	if (root) {
 		add_findings(r, root);
+		add_nth(r, root);
 		json_object_set_new(root, "sites", sites);
 	} else {
 		json_decref(sites);
