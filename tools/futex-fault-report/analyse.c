@@ -116,32 +116,43 @@ void analyse_coverage(struct report *r)
 	t->error_lines_injection_only = t->error_lines.campaign - t->error_lines.baseline;
 }
 
-static void recovery(struct report *r, struct site *s)
+/*
+ * The lines run @run ran and the baseline did not, into @v (@n of them, @nerr
+ * error-path lines); the branch arcs likewise into @nbr, if given
+ */
+static void beyond_baseline(struct report *r, int run, struct lineref **v, size_t *n,
+			    size_t *cap, size_t *nerr, size_t *nbr)
 {
 	size_t fi;
 	int ln, a;
 
-	if (s->run <= 0)
-		return;
 	for (fi = 0; fi < r->nfiles; fi++) {
 		struct srcfile *f = &r->files[fi];
-		struct covdata *b = &f->cov[0], *c = &f->cov[s->run];
+		struct covdata *b = &f->cov[0], *c = &f->cov[run];
 
 		for (ln = 1; ln <= f->maxline; ln++) {
 			if (!f->has[ln])
 				continue;
 			if (c->lines[ln] && !b->lines[ln]) {
-				grow(&s->recovery, &s->caprecovery, s->nrecovery + 1, sizeof(*s->recovery));
-				s->recovery[s->nrecovery].file = fi;
-				s->recovery[s->nrecovery].line = ln;
-				s->recovery[s->nrecovery].error_path = ep_line(f, ln);
-				s->recovery_error_lines += s->recovery[s->nrecovery].error_path;
-				s->nrecovery++;
+				grow(v, cap, *n + 1, sizeof(**v));
+				(*v)[*n].file = fi;
+				(*v)[*n].line = ln;
+				(*v)[*n].error_path = ep_line(f, ln);
+				*nerr += (*v)[*n].error_path;
+				(*n)++;
 			}
-			for (a = 0; a < f->nbr[ln]; a++)
-				s->recovery_branches += c->br[ln][a] && !b->br[ln][a];
+			for (a = 0; nbr && a < f->nbr[ln]; a++)
+				*nbr += c->br[ln][a] && !b->br[ln][a];
 		}
 	}
+}
+
+/* a site's recovery path: what its run ran beyond the baseline */
+static void recovery(struct report *r, struct site *s)
+{
+	if (s->run > 0)
+		beyond_baseline(r, s->run, &s->recovery, &s->nrecovery, &s->caprecovery,
+				&s->recovery_error_lines, &s->recovery_branches);
 }
 
 static int load_source(struct srcfile *f)
@@ -217,6 +228,16 @@ static void source_lines(struct report *r, size_t fi)
 				add_index(&f->src_lines[ln].reached_by,
 					  &f->src_lines[ln].nreached, i);
 	}
+	/* and those of the runs with no site on (the races) */
+	for (i = 1; i < r->nruns; i++) {
+		if (r->runs[i].nenabled)
+			continue;
+		for (ln = 1; ln <= f->maxline; ln++)
+			if (f->src_lines[ln].kind != LINE_NOCODE && !b->lines[ln] &&
+			    f->cov[i].lines[ln])
+				add_index(&f->src_lines[ln].reached_by_run,
+					  &f->src_lines[ln].nreached_run, i);
+	}
 }
 
 static int cmp_task(const void *a, const void *b)
@@ -270,6 +291,10 @@ int analyse(struct report *r)
 					s->run = k;
 		recovery(r, s);
 	}
+	for (k = 1; k < r->nruns; k++)
+		if (!r->runs[k].nenabled)
+			beyond_baseline(r, k, &r->runs[k].beyond, &r->runs[k].nbeyond,
+					&r->runs[k].capbeyond, &r->runs[k].beyond_error_lines, NULL);
 	for (i = 0; i < r->nfiles; i++)
 		source_lines(r, i);
 	site_totals(r);

@@ -354,7 +354,8 @@ char *finding_repro(const struct report *r, const struct finding *fd)
 	char *res, *slash, *dir, *name, *cmd;
 	size_t k;
 
-	if (fd->run == 0 || !rn->nenabled)
+	/* (of the runs with no site on, scripts/repro runs the races again) */
+	if (fd->run == 0 || (!rn->nenabled && strcmp(rn->name, "races")))
 		return NULL;
 	for (k = 0; k < rn->nenabled; k++)
 		if (!strcmp(rn->enabled[k], ANCHOR_SITE))

@@ -407,6 +407,32 @@ static void charts(const struct report *r, FILE *f)
 	free(bars);
 }
 
+/*
+ * A run with no site on (the races): "none", and the error-path lines it ran
+ * that the baseline did not, each a link to its source line
+ */
+static void run_beyond(FILE *f, const struct report *r, const struct run *rn)
+{
+	size_t k, n = 0;
+
+	fprintf(f, "none; beyond the baseline it ran %zu lines, %zu on error paths", rn->nbeyond,
+		rn->beyond_error_lines);
+	for (k = 0; k < rn->nbeyond; k++) {
+		const struct lineref *lr = &rn->beyond[k];
+		const struct srcfile *sf = &r->files[lr->file];
+		const char *base = strrchr(sf->rel, '/');
+
+		if (!lr->error_path)
+			continue;
+		fputs(n++ ? ", " : ": ", f);
+		fputs("<a href=\"", f);
+		html_escape(f, sf->page);
+		fprintf(f, "#L%d\">", lr->line);
+		html_escape(f, base ? base + 1 : sf->rel);
+		fprintf(f, ":%d</a>", lr->line);
+	}
+}
+
 static void write_index(const void *ctx, FILE *f)
 {
 	const struct report *r = ctx;
@@ -483,11 +509,15 @@ static void write_index(const void *ctx, FILE *f)
 	for (i = 0; i < r->nruns; i++) {
 		const struct run *rn = &r->runs[i];
 
-		fputs("<tr><td>", f);
+		fputs("<tr id=\"run-", f);
+		html_escape(f, rn->name);
+		fputs("\"><td>", f);
 		html_escape(f, rn->name);
 		fprintf(f, "</td><td class=\"%s\">", strcmp(rn->status, "ok") ? "bad" : "ok");
 		html_escape(f, rn->status);
 		fputs("</td><td>", f);
+		if (i && !rn->nenabled)
+			run_beyond(f, r, rn);
 		for (k = 0; k < rn->nenabled; k++) {
 			fputs(k ? ", " : "", f);
 			fputs("<a href=\"#site-", f);
@@ -549,7 +579,7 @@ static void write_file_page(const void *ctx, size_t fi, FILE *f)
 	card_tally(f, "error-path lines", "error_lines", &t->error_lines);
 	card_tally(f, "branches", "branches", &t->branches);
 	card_tally(f, "error-path branches", "error_branches", &t->error_branches);
-	fputs("</div>\n<p class=\"legend\"><span style=\"background:#eaf6ea\">ran in the baseline</span><span style=\"background:#fff1b8\">ran only under injection</span><span style=\"background:#fbd5d5\">error path, never ran</span><span style=\"background:#f3f3f3\">never ran</span><span style=\"border-left:4px solid #c0392b\">error-path line</span>columns: line, baseline count, campaign count, source, injection sites (&#9873;) and the sites whose run reached the line</p>\n",
+	fputs("</div>\n<p class=\"legend\"><span style=\"background:#eaf6ea\">ran in the baseline</span><span style=\"background:#fff1b8\">ran only under injection (or only in a run with no site on: the races)</span><span style=\"background:#fbd5d5\">error path, never ran</span><span style=\"background:#f3f3f3\">never ran</span><span style=\"border-left:4px solid #c0392b\">error-path line</span>columns: line, baseline count, campaign count, source, injection sites (&#9873;), the sites whose run reached the line and the runs with no site on that did</p>\n",
 	      f);
 
 	fputs("<table class=\"src\"><tbody>\n", f);
@@ -572,6 +602,13 @@ static void write_file_page(const void *ctx, size_t fi, FILE *f)
 			site_link(f, &r->sites[sl->sites[i]], true);
 		for (i = 0; i < sl->nreached; i++)
 			site_link(f, &r->sites[sl->reached_by[i]], false);
+		for (i = 0; i < sl->nreached_run; i++) {
+			fputs("<a class=\"run\" href=\"../index.html#run-", f);
+			html_escape(f, r->runs[sl->reached_by_run[i]].name);
+			fputs("\" title=\"a run with no site on\">run ", f);
+			html_escape(f, r->runs[sl->reached_by_run[i]].name);
+			fputs("</a>", f);
+		}
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table>\n</body></html>\n", f);

@@ -76,6 +76,8 @@ struct source_line {
 	size_t		nsites;
 	size_t		*reached_by;	/* sites whose run ran it when the baseline did not */
 	size_t		nreached;
+	size_t		*reached_by_run;	/* site-less runs (races) that did */
+	size_t		nreached_run;
 };
 
 /* what a site's injected faults did, in one trace or summed over all */
@@ -179,6 +181,13 @@ struct run {
 	unsigned long long	records;
 	unsigned long long	lost;
 	size_t			ntraces;
+	/*
+	 * a run with no site on besides the baseline (the races): the lines
+	 * it ran and the baseline did not
+	 */
+	struct lineref		*beyond;
+	size_t			nbeyond, capbeyond;
+	size_t			beyond_error_lines;
 	/* every injected fault of its traces, in time order within each trace */
 	struct fault		*faults;
 	size_t			nfaults, capfaults;

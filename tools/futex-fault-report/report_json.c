@@ -191,8 +191,22 @@ static void add_findings(const struct report *r, json_t *root)
 	json_object_set_new(root, "baseline_reports", base);
 }
 
-static json_t *run_json(const struct run *rn)
+/* the lines @v[0..@n) as [ { file, line, error_path } ] */
+static json_t *lines_json(const struct report *r, const struct lineref *v, size_t n)
 {
+	json_t *lines = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(lines, json_pack("{s:o, s:i, s:b}", "file",
+						       jstr(r->files[v[i].file].rel), "line", v[i].line,
+						       "error_path", v[i].error_path));
+	return lines;
+}
+
+static json_t *run_json(const struct report *r, size_t i)
+{
+	const struct run *rn = &r->runs[i];
 	json_t *wl = json_array(), *j;
 	char *faults;
 	size_t k;
@@ -215,6 +229,12 @@ static json_t *run_json(const struct run *rn)
 		      "faults", jstr(faults),
 		      "workloads", wl);
 	free(faults);
+	/* a run with no site on, besides the baseline: what it ran beyond it */
+	if (i && !rn->nenabled)
+		json_object_set_new(j, "beyond_baseline",
+				    json_pack("{s:I, s:I, s:o}", "lines_total", (json_int_t)rn->nbeyond,
+					      "error_lines", (json_int_t)rn->beyond_error_lines,
+					      "lines", lines_json(r, rn->beyond, rn->nbeyond)));
 	return j;
 }
 
@@ -239,7 +259,7 @@ static json_t *report_json(const struct report *r)
 	}
 	runs = json_array();
 	for (i = 0; i < r->nruns; i++)
-		json_array_append_new(runs, run_json(&r->runs[i]));
+		json_array_append_new(runs, run_json(r, i));
 	sites = json_array();
 	for (i = 0; i < r->nsites; i++)
 		json_array_append_new(sites, site_json(r, &r->sites[i]));
