@@ -4,7 +4,8 @@
 # tools that show which futex error paths really ran.
 #
 #   make report   install what is needed, build and boot the kernel, run the
-#                 campaign into results/<date-time>-<kernel>/ (results/latest links to
+#                 campaign (with its races on two vCPUs, scripts/campaign --races)
+#                 into results/<date-time>-<kernel>/ (results/latest links to
 #                 it), write its report/index.html there
 #   make check    the tests (kernel builds, guest tests, tools) of both
 #                 kernels, 6.1 and 6.12 (KERNEL=6.1 or KERNEL=6.12: of that one)
@@ -61,7 +62,7 @@ check-robust: kernel
 	tests/robust/run-all.sh
 
 report: kernel
-	scripts/campaign
+	scripts/campaign --races
 
 anchor: kernel
 	scripts/anchor
