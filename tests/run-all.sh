@@ -39,6 +39,7 @@ for k in $kernels; do
 		"$k: patch series, checkpatch --strict|FF_KERNEL=$k scripts/ff series"
 		"$k: reduced campaign end to end|FF_KERNEL=$k tests/campaign/run.sh"
 		"$k: scripts/changed against it, a planted regression|FF_KERNEL=$k tests/campaign/changed.sh"
+		"$k: scripts/campaign --races-only, the race cases on two vCPUs|FF_KERNEL=$k tests/campaign/races.sh"
 	)
 done
 # pristine fail_futex against the first kernel's reduced campaign (after it):
