@@ -39,12 +39,15 @@ for k in $kernels; do
 		"$k: patch series, checkpatch --strict|FF_KERNEL=$k scripts/ff series"
 		"$k: reduced campaign end to end|FF_KERNEL=$k tests/campaign/run.sh"
 		"$k: scripts/changed against it, a planted regression|FF_KERNEL=$k tests/campaign/changed.sh"
-		"$k: scripts/campaign --races-only, the race cases on two vCPUs|FF_KERNEL=$k tests/campaign/races.sh"
 	)
 done
 # pristine fail_futex against the first kernel's reduced campaign (after it):
 # a cold build of the pristine kernel, then about 4 min
 suites+=("$first: scripts/anchor, pristine fail_futex against the reduced campaign|FF_KERNEL=$first tests/campaign/anchor.sh")
+# the races on two vCPUs, on the first kernel only (6.1: 137 s in a fresh
+# clone's make check, 6.12: 147 s; the whole make check took 85 min there
+# with both, near CI's 90): FF_KERNEL=6.12 tests/campaign/races.sh by hand
+suites+=("$first: scripts/campaign --races-only, the race cases on two vCPUs|FF_KERNEL=$first tests/campaign/races.sh")
 # systematic fault injection (fail-nth) on one futex_drive scenario: about 3 min
 suites+=("$first: scripts/campaign --nth, fail-nth over every call of a scenario|FF_KERNEL=$first tests/campaign/nth.sh")
 
