@@ -228,15 +228,15 @@ static void source_lines(struct report *r, size_t fi)
 				add_index(&f->src_lines[ln].reached_by,
 					  &f->src_lines[ln].nreached, i);
 	}
-	/* and those of the runs with no site on (the races) */
+	/* and the runs with no site on (the races), by what they ran beyond it */
 	for (i = 1; i < r->nruns; i++) {
-		if (r->runs[i].nenabled)
-			continue;
-		for (ln = 1; ln <= f->maxline; ln++)
-			if (f->src_lines[ln].kind != LINE_NOCODE && !b->lines[ln] &&
-			    f->cov[i].lines[ln])
-				add_index(&f->src_lines[ln].reached_by_run,
-					  &f->src_lines[ln].nreached_run, i);
+		const struct run *rn = &r->runs[i];
+		size_t k;
+
+		for (k = 0; k < rn->nbeyond; k++)
+			if ((size_t)rn->beyond[k].file == fi)
+				add_index(&f->src_lines[rn->beyond[k].line].reached_by_run,
+					  &f->src_lines[rn->beyond[k].line].nreached_run, i);
 	}
 }
 

@@ -78,22 +78,28 @@ static json_t *tally_json(const struct tally *t)
 			 (json_int_t)t->baseline, "campaign", (json_int_t)t->campaign);
 }
 
+/* the lines @v[0..@n) as [ { file, line, error_path } ] */
+static json_t *lines_json(const struct report *r, const struct lineref *v, size_t n)
+{
+	json_t *lines = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(lines, json_pack("{s:o, s:i, s:b}", "file",
+						       jstr(r->files[v[i].file].rel), "line", v[i].line,
+						       "error_path", v[i].error_path));
+	return lines;
+}
+
 static json_t *site_json(const struct report *r, const struct site *s)
 {
-	json_t *tasks = json_array(), *lines = json_array();
+	json_t *tasks = json_array();
 	size_t i;
 
 	for (i = 0; i < s->ntasks && i < 20; i++)
 		json_array_append_new(tasks, json_pack("{s:o, s:i, s:I}", "comm",
 						       jstr(s->tasks[i].comm), "pid", s->tasks[i].pid,
 						       "count", (json_int_t)s->tasks[i].count));
-	for (i = 0; i < s->nrecovery; i++) {
-		const struct lineref *lr = &s->recovery[i];
-
-		json_array_append_new(lines, json_pack("{s:o, s:i, s:b}", "file",
-						       jstr(r->files[lr->file].rel), "line", lr->line,
-						       "error_path", lr->error_path));
-	}
 	return json_pack("{s:o, s:o, s:i, s:b, s:o, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o,"
 			 " s:o, s:{s:I, s:I, s:I, s:o}}",
 			 "name", jstr(s->name),
@@ -115,7 +121,7 @@ static json_t *site_json(const struct report *r, const struct site *s)
 			 "lines_total", (json_int_t)s->nrecovery,
 			 "error_lines", (json_int_t)s->recovery_error_lines,
 			 "branches", (json_int_t)s->recovery_branches,
-			 "lines", lines);
+			 "lines", lines_json(r, s->recovery, s->nrecovery));
 }
 
 static json_t *nth_json(const struct nth_scenario *s, const char *name)
@@ -189,19 +195,6 @@ static void add_findings(const struct report *r, json_t *root)
 		json_array_append_new(base, jstr(fs->base[i].title));
 	json_object_set_new(root, "findings", list);
 	json_object_set_new(root, "baseline_reports", base);
-}
-
-/* the lines @v[0..@n) as [ { file, line, error_path } ] */
-static json_t *lines_json(const struct report *r, const struct lineref *v, size_t n)
-{
-	json_t *lines = json_array();
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		json_array_append_new(lines, json_pack("{s:o, s:i, s:b}", "file",
-						       jstr(r->files[v[i].file].rel), "line", v[i].line,
-						       "error_path", v[i].error_path));
-	return lines;
 }
 
 static json_t *run_json(const struct report *r, size_t i)
