@@ -6,13 +6,14 @@
 # "check-robust: N passed, N failed" at the end.
 #
 # ROBUST_SKIP="name ..." skips suites by their short name (campaign-faults,
-# kernel, kernel-debug, fuzz, debug-campaign, kasan-campaign).
+# anchor, kernel, kernel-debug, fuzz, debug-campaign, kasan-campaign).
 
 set -u
 cd "$(dirname "$0")/../.."
 
 suites=(
 	"campaign-faults|Ctrl-C, -j 2 resume, QEMU killed, guest panic, full share|tests/robust/campaign-faults.sh"
+	"anchor|scripts/anchor end to end: the pristine kernel's fail_futex against a reduced campaign of ours|tests/campaign/anchor.sh"
 )
 [ -x tests/robust/run-kernel.sh ] && suites+=(
 	"kernel|debugfs hostile writes and the key-flipping stress, normal kernel|tests/robust/run-kernel.sh"
