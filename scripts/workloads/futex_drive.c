@@ -3,9 +3,14 @@
  * futex_drive - drive the futex operations that the kernel's futex selftests
  * and "perf bench futex" never reach, for futex-fault campaigns.
  *
- * It does not check results: under fault injection any call may fail.  It
- * only has to reach the code, terminate, and say what it saw.  Each scenario
- * runs under a watchdog so that a lost wake-up cannot hang the campaign.
+ * Under fault injection any call may fail, so it does not take an error as
+ * a failure: it has to reach the code, terminate, and say what it saw.  It
+ * checks what no injected fault excuses: a scenario that hangs is killed by
+ * its watchdog, and one that sees a result the futex contract forbids (a
+ * lost wakeup) says so.
+ *
+ * Exit status: 0; with 1 set, a scenario was killed (its watchdog: it hung)
+ * or could not run; 2, bad usage or set-up; with 4 set, a wrong result.
  *
  * Built twice by scripts/workloads/Makefile: 64-bit, and -m32 for the compat
  * entry points (32-bit robust lists, get_robust_list, futex_time32).  The
@@ -184,21 +189,93 @@ static void msleep(int ms)
 	nanosleep(&ts, NULL);
 }
 
+/*
+ * Give thread *@tid of this process (at most 1 s) to go to sleep, and say
+ * whether it did.  A fixed delay is not enough: under TCG on a busy host,
+ * guest time passes while the guest hardly runs.  @done (or NULL): set by
+ * the thread when it no longer waits, which ends the wait at once.
+ */
+static int wait_for_sleep_or(pid_t *tid, int *done)
+{
+	char path[64], buf[256], *p;
+	int i, fd, n;
+
+	for (i = 0; i < 1000; i++, msleep(1)) {
+		if (done && __atomic_load_n(done, __ATOMIC_ACQUIRE))
+			return 0;
+		if (!__atomic_load_n(tid, __ATOMIC_ACQUIRE))
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%d/stat", *tid);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			return 0;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			return 0;
+		buf[n] = 0;
+		p = strrchr(buf, ')');
+		if (p && !strncmp(p, ") S", 3))
+			return 1;
+	}
+	return 0;
+}
+
+static void wait_for_sleep(pid_t *tid)
+{
+	wait_for_sleep_or(tid, NULL);
+}
+
+/*
+ * A result that the futex contract forbids, whatever was injected (a
+ * wakeup lost, say): said, and the scenario exits with WRONG_RESULT.  An
+ * injected error is not one: a scenario takes those as they come and exits
+ * 0, so that a campaign can tell the two apart (futex-fault-report's
+ * workload-failed).
+ */
+#define WRONG_RESULT	4
+static int wrong;
+
+static void wrong_result(const char *what)
+{
+	printf("futex_drive: wrong result: %s\n", what);
+	fflush(stdout);
+	wrong++;
+}
+
 /* ------------------------------------------------------------ scenarios */
 
-static void *waiter(void *arg)
-{
-	uint32_t *f = arg;
-	struct ktimespec to = { 0, 50000000 };
+/* a waiter of s_wake_op(): its tid once it runs, done when it no longer waits */
+struct wake_op_waiter {
+	uint32_t	*f;
+	int		priv;
+	pid_t		tid;
+	int		done;
+};
 
-	futex(f, FUTEX_WAIT, 0, &to, NULL, 0);
+static void *wake_op_waiter(void *arg)
+{
+	struct wake_op_waiter *w = arg;
+	struct ktimespec to = { 0, 200000000 };
+
+	__atomic_store_n(&w->tid, gettid_(), __ATOMIC_RELEASE);
+	futex(w->f, FUTEX_WAIT | w->priv, 0, &to, NULL, 0);
+	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
-/* FUTEX_WAKE_OP: every op and comparison, private and shared, with waiters. */
+/*
+ * FUTEX_WAKE_OP: every op and comparison, private and shared, with two
+ * waiters on the first futex and nr_wake 2.  When both waiters are asleep
+ * before the call, the call succeeds and a FUTEX_WAKE after it still finds
+ * one of them, the call has lost a wakeup: that is a wrong result, whatever
+ * faults it met on the way (the retry after a fault of the atomic op must
+ * still wake them).  The waiters' timeout (200 ms) only bounds the case
+ * where both wakes fail.
+ */
 static void s_wake_op(void)
 {
-	int shared, op, cmp;
+	int shared, op, cmp, k;
 
 	for (shared = 0; shared < 2; shared++) {
 		uint32_t *f = map_words(shared);
@@ -206,15 +283,25 @@ static void s_wake_op(void)
 
 		for (op = FUTEX_OP_SET; op <= FUTEX_OP_XOR; op++) {
 			for (cmp = FUTEX_OP_CMP_EQ; cmp <= FUTEX_OP_CMP_GE; cmp++) {
-				pthread_t t;
+				struct wake_op_waiter w[2];
+				long woken, later;
+				int asleep = 0;
+				pthread_t t[2];
 
 				f[0] = 0;
-				pthread_create(&t, NULL, waiter, &f[0]);
-				msleep(5);
-				futex(&f[0], FUTEX_WAKE_OP | priv, 1, (void *)1L, &f[1],
-				      FUTEX_OP(op, 1, cmp, 0));
-				futex(&f[0], FUTEX_WAKE | priv, 1, NULL, NULL, 0);
-				pthread_join(t, NULL);
+				for (k = 0; k < 2; k++) {
+					w[k] = (struct wake_op_waiter){ .f = &f[0], .priv = priv };
+					pthread_create(&t[k], NULL, wake_op_waiter, &w[k]);
+				}
+				for (k = 0; k < 2; k++)
+					asleep += wait_for_sleep_or(&w[k].tid, &w[k].done);
+				woken = futex(&f[0], FUTEX_WAKE_OP | priv, 2, (void *)1L, &f[1],
+					      FUTEX_OP(op, 1, cmp, 0));
+				later = futex(&f[0], FUTEX_WAKE | priv, 2, NULL, NULL, 0);
+				for (k = 0; k < 2; k++)
+					pthread_join(t[k], NULL);
+				if (asleep == 2 && woken >= 0 && later > 0)
+					wrong_result("FUTEX_WAKE_OP (nr_wake 2) left a waiter asleep on its first futex, which the FUTEX_WAKE after it woke");
 			}
 		}
 		munmap(f, 4096);
@@ -345,20 +432,33 @@ static void s_robust(void)
 	}
 }
 
-/* get_robust_list() of itself and of another task. */
+/*
+ * get_robust_list() of itself and of another task.  A call that succeeds
+ * has stored the head and its length (both tasks have registered a list:
+ * glibc does for every thread); one that returns 0 and left either as it
+ * was has swallowed an error.
+ */
+static void get_robust_list_once(pid_t pid)
+{
+	void *head = (void *)-1L;
+	size_t len = (size_t)-1;
+	long ret;
+
+	calls++;
+	ret = NTH("get_robust_list", syscall(SYS_get_robust_list, pid, &head, &len));
+	if (ret)
+		errors++;
+	else if (len != sizeof(struct robust_list_head) || head == (void *)-1L)
+		wrong_result("get_robust_list() returned 0 but did not store the list's head and length");
+}
+
 static void s_get_robust_list(void)
 {
-	void *head;
-	size_t len;
 	int i;
 
 	for (i = 0; i < 8; i++) {
-		calls++;
-		if (NTH("get_robust_list", syscall(SYS_get_robust_list, 0, &head, &len)))
-			errors++;
-		calls++;
-		if (NTH("get_robust_list", syscall(SYS_get_robust_list, getppid(), &head, &len)))
-			errors++;
+		get_robust_list_once(0);
+		get_robust_list_once(getppid());
 	}
 }
 
@@ -778,34 +878,6 @@ static void *requeue_pi_waiter_tid(void *arg)
 {
 	__atomic_store_n(&requeue_waiter_tid, gettid_(), __ATOMIC_RELEASE);
 	return requeue_pi_waiter(arg);
-}
-
-/*
- * Give thread *@tid of this process (at most 1 s) to go to sleep.  A fixed
- * delay is not enough: under TCG on a busy host, guest time passes while
- * the guest hardly runs.
- */
-static void wait_for_sleep(pid_t *tid)
-{
-	char path[64], buf[256], *p;
-	int i, fd, n;
-
-	for (i = 0; i < 1000; i++, msleep(1)) {
-		if (!__atomic_load_n(tid, __ATOMIC_ACQUIRE))
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%d/stat", *tid);
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
-			return;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			return;
-		buf[n] = 0;
-		p = strrchr(buf, ')');
-		if (p && !strncmp(p, ") S", 3))
-			return;
-	}
 }
 
 static void owner_exiting_once(int requeue)
@@ -1589,9 +1661,10 @@ static int run(const struct scenario *s)
 		s->fn();
 		if (nth)
 			printf("futex_drive: nth: %s: %d calls\n", s->name, nth_seen);
-		printf("futex_drive: %s: %d calls, %d failed\n", s->name, calls, errors);
+		printf("futex_drive: %s: %d calls, %d failed%s\n", s->name, calls, errors,
+		       wrong ? ", a wrong result" : "");
 		fflush(stdout);
-		_exit(0);
+		_exit(wrong ? WRONG_RESULT : 0);
 	}
 	if (waitpid(pid, &status, 0) < 0)
 		return 1;

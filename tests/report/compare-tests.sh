@@ -280,6 +280,40 @@ jqt "a new kernel report: new-finding of wake_op_atomic, its title" \
 # the same report in OLD too: nothing new
 compare 0 "the same kernel report in OLD and NEW" -q -o "$work/c-splat2" "$work/splat" "$work/splat"
 
+# a workload that checks its results failed in wake_op_atomic's run: the
+# recorded run.json with its workload marked as one that checks ("checks",
+# as the campaign writes it for futex_drive) and the exit status 4 that
+# futex_drive gives a lost wakeup (tests/campaign/mutants.sh, lost-wakeup)
+set_workload()	# DIR RUN CHECKS STATUS
+{
+	jq --argjson c "$3" --argjson st "$4" '.workloads[0] += { checks: $c, exit_status: $st }' \
+		"$1/runs/$2/run.json" > "$1/runs/$2/run.json.new" &&
+		mv "$1/runs/$2/run.json.new" "$1/runs/$2/run.json"
+}
+cp -r "$fx" "$work/wfail"
+set_workload "$work/wfail" wake_op_atomic true 4
+compare 3 "a checking workload that failed" -o "$work/c-wfail" "$fx" "$work/wfail"
+jqt "a checking workload that failed: workload-failed of wake_op_atomic, failing, nothing else" \
+	'[.regressions[] | [.category, .site, .fails]] == [["workload-failed", "wake_op_atomic", true]] and
+	 .regressions[0].title == "run wake_op_atomic: workload ffdrive exited 4 (0 in OLD)" and
+	 (.sites[] | select(.name == "wake_op_atomic") | .regressions == ["workload-failed"])' \
+	"$work/c-wfail/compare.json"
+grep -qF "  FAIL workload-failed      wake_op_atomic: run wake_op_atomic: workload ffdrive exited 4 (0 in OLD)" "$work/out"
+tap_ok $? "a checking workload that failed: the summary names the run, the workload and its status"
+cp -r "$fx" "$work/wfail-base"
+set_workload "$work/wfail-base" baseline true -9
+compare 3 "a checking workload killed in the baseline" -q -o "$work/c-wfail-base" "$fx" "$work/wfail-base"
+jqt "a checking workload killed in the baseline: workload-failed of no site, the signal named" \
+	'[.regressions[] | [.category, .site]] == [["workload-failed", null]] and
+	 (.regressions[0].title | test("killed by signal 9"))' "$work/c-wfail-base/compare.json"
+# failing in OLD already, or a workload that does not check: nothing
+compare 0 "a checking workload failing in OLD and NEW" -q -o "$work/c-wfail2" "$work/wfail" "$work/wfail"
+cp -r "$fx" "$work/wfail-nocheck"
+set_workload "$work/wfail-nocheck" wake_op_atomic false 4
+compare 0 "a workload that does not check, exit status 4" -q -o "$work/c-wfail3" "$fx" "$work/wfail-nocheck"
+compare 0 "a checking workload that failed, --fail-on without workload-failed" \
+	--fail-on site-stopped-firing,outcome-worse,errno-changed,new-finding -q -o "$work/c-wfail4" "$fx" "$work/wfail"
+
 # wait_get_key's run given wait_get_value's recorded trace, with the two
 # sites' numbers swapped in its event format (trace-cmd convert writes the
 # file uncompressed; the numbers have as many digits, so no offset moves):

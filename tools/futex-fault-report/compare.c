@@ -385,6 +385,68 @@ static void compare_findings(struct compare *c)
 	}
 }
 
+/* ------------------------------------------------------------ workloads */
+
+static const struct run *run_find(const struct report *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nruns; i++)
+		if (!strcmp(r->runs[i].name, name))
+			return &r->runs[i];
+	return NULL;
+}
+
+static const struct workload *workload_find(const struct run *rn, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < rn->nwl; i++)
+		if (!strcmp(rn->wl[i].name, name))
+			return &rn->wl[i];
+	return NULL;
+}
+
+/*
+ * workload-failed: in a run of both campaigns, a workload that checks what
+ * the kernel gives it (run.json's "checks": futex_drive) exited 0 in OLD
+ * and does not in NEW.  Such a workload takes injected errors as they come;
+ * it fails when a scenario hangs (its watchdog kills it) or sees a result
+ * the futex contract forbids (a wakeup lost), or when the campaign kills it
+ * at its timeout.  One that failed in OLD already says nothing of the change.
+ */
+static void compare_workloads(struct compare *c)
+{
+	size_t i, k, j, s;
+
+	for (i = 0; i < c->new->nruns; i++) {
+		const struct run *rn = &c->new->runs[i], *ro = run_find(c->old, rn->name);
+
+		for (k = 0; ro && k < rn->nwl; k++) {
+			const struct workload *w = &rn->wl[k], *ow = workload_find(ro, w->name);
+			char *what;
+
+			if (!w->checks || !w->has_status || !w->exit_status || !ow ||
+			    !ow->has_status || ow->exit_status)
+				continue;
+			if (w->exit_status < 0)
+				what = xasprintf("run %s: workload %s killed by signal %d (exit status 0 in OLD)",
+						 rn->name, w->name, -w->exit_status);
+			else
+				what = xasprintf("run %s: workload %s exited %d (0 in OLD)", rn->name,
+						 w->name, w->exit_status);
+			if (!rn->nenabled)
+				add_regression(c, REG_WORKLOAD, NULL, what, -1, 0);
+			for (j = 0; j < rn->nenabled; j++) {
+				for (s = 0; s < c->nsites; s++)
+					if (!strcmp(c->sites[s].name, rn->enabled[j]))
+						c->sites[s].regs |= 1u << REG_WORKLOAD;
+				add_regression(c, REG_WORKLOAD, rn->enabled[j], what, -1, 0);
+			}
+		}
+	}
+}
+
 /* ------------------------------------------------------------ lines */
 
 /* a line's identity for the diff: its function and its text, whitespace collapsed */
@@ -608,6 +670,7 @@ int compare_analyse(struct compare *c)
 {
 	compare_sites(c);
 	compare_findings(c);
+	compare_workloads(c);
 	compare_files(c);
 	return 0;
 }
@@ -686,7 +749,7 @@ void compare_print_summary(const struct compare *c, FILE *f)
 			const struct cmp_site *cs = cmp_site_find(c, g->site);
 
 			fprintf(f, "%s: %s", g->site, cs && cs->errno_detail ? cs->errno_detail : "");
-		} else if (g->kind == REG_FINDING) {
+		} else if (g->kind == REG_FINDING || g->kind == REG_WORKLOAD) {
 			fprintf(f, "%s: %s", g->site ? g->site : "baseline", g->title);
 		} else {
 			const struct cmp_site *cs = cmp_site_find(c, g->site);

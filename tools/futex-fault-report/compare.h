@@ -54,6 +54,7 @@ extern const char *const cmp_cat_text[CAT_NR];
 	CMP_REG(OUTCOME, "outcome-worse", true)				\
 	CMP_REG(ERRNO, "errno-changed", true)				\
 	CMP_REG(FINDING, "new-finding", true)				\
+	CMP_REG(WORKLOAD, "workload-failed", true)			\
 	CMP_REG(LOST_LINE, "lost-line", false)				\
 	CMP_REG(UNCOVERED_NEW, "uncovered-new", false)
 
@@ -108,7 +109,7 @@ struct cmp_finding {
 struct cmp_regression {
 	enum cmp_reg	kind;
 	const char	*site;		/* NULL for a line or a baseline finding */
-	const char	*title;		/* new-finding: the report's title */
+	const char	*title;		/* new-finding: the report's title; workload-failed: what failed */
 	int		file;		/* into compare.files, -1 if none */
 	size_t		line;		/* into that file's lines */
 	bool		fails;		/* kind is in --fail-on */

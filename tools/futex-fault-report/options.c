@@ -50,9 +50,10 @@ static void usage(FILE *f)
 	      "                       --fail-on set, 3: a regression, 1: bad input, 2: usage\n"
 	      "      --fail-on LIST   regressions that make the exit status 3, comma-separated:\n"
 	      "                       site-stopped-firing, outcome-worse, errno-changed,\n"
-	      "                       new-finding, lost-line, uncovered-new, or all, or\n"
-	      "                       none (default: site-stopped-firing,outcome-worse,\n"
-	      "                       errno-changed,new-finding)\n"
+	      "                       new-finding, workload-failed, lost-line,\n"
+	      "                       uncovered-new, or all, or none (default:\n"
+	      "                       site-stopped-firing,outcome-worse,errno-changed,\n"
+	      "                       new-finding,workload-failed)\n"
 	      "  -h, --help           this text\n", f);
 }
 

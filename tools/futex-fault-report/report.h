@@ -119,6 +119,7 @@ struct workload {
 	char	*command;
 	bool	has_status;
 	int	exit_status;
+	bool	checks;		/* its exit status says whether the kernel kept the futex contract */
 };
 
 /* the coverage of one source file in one run */

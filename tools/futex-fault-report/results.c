@@ -251,6 +251,7 @@ static int load_run_json(struct report *r, struct run *rn)
 							   &bad);
 			rn->wl[i].has_status = json_is_number(json_object_get(w, "exit_status")) &&
 					       !bad;
+			rn->wl[i].checks = json_is_true(json_object_get(w, "checks"));
 		}
 		rn->nwl = json_array_size(wl);
 	}
