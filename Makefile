@@ -15,7 +15,7 @@
 #   make anchor   the same workloads on the pristine kernel's own fail_futex
 #                 (its nine points, by probability), compared with the newest
 #                 full campaign of ours (scripts/anchor)
-#   make check-robust  the long robustness suites (debug-kernel campaign,
+#   make check-robust  the long suites (the anchor end to end, debug-kernel campaign,
 #                 fuzzing, debugfs and stress, campaign faults)
 #
 # KERNEL=6.12 (the default) or KERNEL=6.1 picks the kernel of every target
