@@ -77,5 +77,5 @@ bench: kernel
 	BENCH_COMMAND="make bench" scripts/bench
 
 clean:
-	rm -rf build/*/obj build/*/runs build/*/selftests
+	rm -rf build/*/obj build/*/runs build/*/selftests build/check
 	$(MAKE) -C tools/futex-fault-report clean
