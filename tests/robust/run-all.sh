@@ -6,7 +6,8 @@
 # "check-robust: N passed, N failed" at the end.
 #
 # ROBUST_SKIP="name ..." skips suites by their short name (campaign-faults,
-# anchor, kernel, kernel-debug, fuzz, debug-campaign, kasan-campaign).
+# anchor, kmemleak, kernel, kernel-debug, fuzz, debug-campaign,
+# kasan-campaign).
 
 set -u
 cd "$(dirname "$0")/../.."
@@ -14,6 +15,7 @@ cd "$(dirname "$0")/../.."
 suites=(
 	"campaign-faults|Ctrl-C, -j 2 resume, QEMU killed, guest panic, full share|tests/robust/campaign-faults.sh"
 	"anchor|scripts/anchor end to end: the pristine kernel's fail_futex against a reduced campaign of ours|tests/campaign/anchor.sh"
+	"kmemleak|a leaked task_struct reference (mutant leak-task) caught by scripts/changed on a kmemleak kernel (6.12)|tests/campaign/kmemleak.sh"
 )
 [ -x tests/robust/run-kernel.sh ] && suites+=(
 	"kernel|debugfs hostile writes and the key-flipping stress, normal kernel|tests/robust/run-kernel.sh"
