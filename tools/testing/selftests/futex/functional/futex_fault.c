@@ -66,6 +66,7 @@
 #define FF_SITES	FF_ATTR "/sites"
 #define FF_RESET	FF_ATTR "/reset"
 #define FF_EVENT	"events/futex_fault/futex_fault_inject/enable"
+#define FF_NO_EVENT	"no trace event futex_fault:futex_fault_inject (a kernel from before it)"
 #define FF_MAKE_IT_FAIL	"/proc/thread-self/make-it-fail"
 #define FF_FAIL_NTH	"/proc/thread-self/fail-nth"
 #define FF_HELPER	"futex_fault_compat32"
@@ -487,6 +488,7 @@ struct ff_env {
 	int nr_sites;
 	struct ff_site site[FF_MAX_SITES];
 	const char *tracefs;
+	bool event;			/* futex_fault:futex_fault_inject exists */
 	char trace[PATH_MAX];		/* our trace instance, "" if none */
 };
 
@@ -502,6 +504,7 @@ static const char *ff_tracefs(void)
 /* Check what the tests need and save what they change; change nothing yet */
 static void ff_env_setup(struct __test_metadata *_metadata, struct ff_env *env)
 {
+	char path[PATH_MAX];
 	unsigned int i;
 
 	if (geteuid()) {
@@ -519,6 +522,12 @@ static void ff_env_setup(struct __test_metadata *_metadata, struct ff_env *env)
 		snprintf(env->why, sizeof(env->why), "no tracefs instances (CONFIG_TRACING)");
 		return;
 	}
+	/*
+	 * The sites come before the event in the series: the tests that read
+	 * the events SKIP without it, the others run.
+	 */
+	snprintf(path, sizeof(path), "%s/events/futex_fault/futex_fault_inject", env->tracefs);
+	env->event = !access(path, F_OK);
 
 	for (i = 0; i < FF_NR_KNOBS; i++) {
 		const char *knob = ff_knobs[i];
@@ -1590,17 +1599,30 @@ FIXTURE_VARIANT_ADD(futex_fault, wait_requeue_pi_get_key2) {
 
 /*
  * Look the site of @c up in the site table.  Return: 0, -ENOENT when the
- * kernel may lack it (the caller SKIPs), or another -errno.
+ * kernel lacks it (the caller SKIPs: a build without what the site needs,
+ * or a kernel from before the patch that adds it), or another -errno.
  */
 static int ff_case_site(struct __test_metadata *_metadata, const struct ff_case *c,
 			struct ff_site *site)
 {
 	int ret = ff_site_get(c->site, site);
 
-	if (ret == -ENOENT && ff_absent_why(c))
+	if (ret == -ENOENT)
 		return ret;
-	EXPECT_EQ(0, ret) TH_LOG("no site %s in %s", c->site, FF_SITES);
+	EXPECT_EQ(0, ret) TH_LOG("cannot read site %s in %s", c->site, FF_SITES);
 	return ret ? -EINVAL : 0;
+}
+
+/* Why the kernel has no site @c */
+static const char *ff_absent(const struct ff_case *c)
+{
+	return ff_absent_why(c) ?: "not in this kernel (one from before it)";
+}
+
+/* A test that needs another site SKIPs without it */
+static bool ff_has_site(const char *name)
+{
+	return ff_key_get(name) >= 0;
 }
 
 static void ff_expect_outcome(struct __test_metadata *_metadata, const struct ff_outcome *want,
@@ -1675,14 +1697,21 @@ TEST_F(futex_fault, inject)
 
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
+	if (!self->env.event)
+		SKIP(return, FF_NO_EVENT);
 	ret = ff_case_site(_metadata, c, &site);
 	if (ret == -ENOENT)
-		SKIP(return, "no site %s: %s", c->site, ff_absent_why(c));
+		SKIP(return, "no site %s: %s", c->site, ff_absent(c));
 	ASSERT_EQ(0, ret);
 	if (c->first) {
 		first = ff_case_get(c->first);
 		ASSERT_NE(NULL, first) TH_LOG("no case %s", c->first);
+		if (!ff_has_site(first->site))
+			SKIP(return, "no site %s in this kernel", first->site);
 	}
+	if (c->recovery)
+		if (!ff_has_site(c->recovery))
+			SKIP(return, "no site %s in this kernel", c->recovery);
 	/* Every retry site says where its recovery shows */
 	if (c->flags & FF_RETRY)
 		ASSERT_NE(NULL, c->recovery) TH_LOG("retry site %s", c->site);
@@ -1735,10 +1764,15 @@ TEST_F(futex_fault, disabled)
 
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
+	if (!self->env.event)
+		SKIP(return, FF_NO_EVENT);
 	ret = ff_case_site(_metadata, c, &site);
 	if (ret == -ENOENT)
-		SKIP(return, "no site %s: %s", c->site, ff_absent_why(c));
+		SKIP(return, "no site %s: %s", c->site, ff_absent(c));
 	ASSERT_EQ(0, ret);
+	if (c->recovery)
+		if (!ff_has_site(c->recovery))
+			SKIP(return, "no site %s in this kernel", c->recovery);
 
 	ff_start(_metadata, &self->env, nr);
 	ASSERT_EQ(0, ff_key_get(c->site));
@@ -1802,7 +1836,7 @@ TEST_F(futex_fault_ctl, every_site_tested)
 		EXPECT_NE(NULL, ff_case_get(s->name)) TH_LOG("site %s has no test", s->name);
 	for (i = 0; i < FF_NR_CASES; i++) {
 		ret = ff_site_get(ff_cases[i].site, &site);
-		if (ret == -ENOENT && ff_absent_why(&ff_cases[i]))
+		if (ret == -ENOENT)	/* its test SKIPs */
 			continue;
 		EXPECT_EQ(0, ret) TH_LOG("no site %s", ff_cases[i].site);
 	}
@@ -1923,6 +1957,8 @@ TEST_F(futex_fault_ctl, site_key_input)
 
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
+	if (!self->env.event)
+		SKIP(return, FF_NO_EVENT);
 	key = self->env.site[0].name;
 
 	/* Nothing may fire while keys flip: probability 0 */
@@ -1947,6 +1983,8 @@ TEST_F(futex_fault_ctl, all_key_input)
 {
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
+	if (!self->env.event)
+		SKIP(return, FF_NO_EVENT);
 
 	ff_start(_metadata, &self->env, 1);
 	ASSERT_EQ(0, ff_knob_set("probability", "0"));
@@ -1975,6 +2013,10 @@ TEST_F(futex_fault_ctl, reset_input)
 
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
+	if (!self->env.event)
+		SKIP(return, FF_NO_EVENT);
+	if (!ff_has_site("wait_get_key"))
+		SKIP(return, "no site wait_get_key in this kernel");
 
 	ff_start(_metadata, &self->env, 1);
 	ASSERT_EQ(0, ff_knob_set("probability", "0"));
@@ -2015,6 +2057,8 @@ TEST_F(futex_fault_ctl, key_read_in_pieces)
 
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
+	if (!self->env.event)
+		SKIP(return, FF_NO_EVENT);
 
 	ff_start(_metadata, &self->env, 1);
 	ASSERT_EQ(0, ff_knob_set("probability", "0"));
@@ -2058,6 +2102,10 @@ TEST_F(futex_fault_ctl, retry_times)
 
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
+	if (!self->env.event)
+		SKIP(return, FF_NO_EVENT);
+	if (!ff_has_site(c->site))
+		SKIP(return, "no site %s in this kernel", c->site);
 
 	ff_start(_metadata, &self->env, 3);
 	ASSERT_EQ(0, ff_key_set(c->site, true));
@@ -2106,6 +2154,10 @@ TEST_F(futex_fault_ctl, retry_kill)
 
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
+	if (!self->env.event)
+		SKIP(return, FF_NO_EVENT);
+	if (!ff_has_site(c->site))
+		SKIP(return, "no site %s in this kernel", c->site);
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return,
 		     "needs 2 CPUs: on one, a task looping in a kernel without preemption starves the killer");
@@ -2158,6 +2210,10 @@ TEST_F(futex_fault_ctl, fail_nth)
 
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
+	if (!self->env.event)
+		SKIP(return, FF_NO_EVENT);
+	if (!ff_has_site("wait_get_key"))
+		SKIP(return, "no site wait_get_key in this kernel");
 
 	ff_start(_metadata, &self->env, 1);
 	ASSERT_EQ(0, ff_knob_set("probability", "0"));
@@ -2194,6 +2250,12 @@ TEST_F(futex_fault_ctl, ignore_private)
 
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
+	if (!self->env.event)
+		SKIP(return, FF_NO_EVENT);
+	if (!ff_has_site("waitv_get_key"))
+		SKIP(return, "no site waitv_get_key in this kernel");
+	if (!ff_has_site("wait_get_key"))
+		SKIP(return, "no site wait_get_key in this kernel");
 
 	ff_start(_metadata, &self->env, 1);
 	ASSERT_EQ(0, ff_knob_set("ignore-private", "Y"));
@@ -2238,6 +2300,12 @@ TEST_F(futex_fault_ctl, gup_read_fallback)
 
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
+	if (!self->env.event)
+		SKIP(return, FF_NO_EVENT);
+	if (!ff_has_site("get_key_gup"))
+		SKIP(return, "no site get_key_gup in this kernel");
+	if (!ff_has_site("get_key_gup_ro"))
+		SKIP(return, "no site get_key_gup_ro in this kernel");
 
 	ff_start(_metadata, &self->env, 1);
 	ASSERT_EQ(0, ff_key_set("get_key_gup", true));
@@ -2301,6 +2369,8 @@ TEST_F(futex_fault_ctl, standard_knobs)
 
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
+	if (!self->env.event)
+		SKIP(return, FF_NO_EVENT);
 
 	/* The boot state: the default sites on, the fault_attr defaults */
 	ff_start(_metadata, &self->env, -1);
@@ -2366,6 +2436,12 @@ TEST_F(futex_fault_ctl, no_dump_irqs_off)
 
 	if (!self->env.ready)
 		SKIP(return, "%s", self->env.why);
+	if (!self->env.event)
+		SKIP(return, FF_NO_EVENT);
+	if (!ff_has_site("wake_pi_cmpxchg"))
+		SKIP(return, "no site wake_pi_cmpxchg in this kernel");
+	if (!ff_has_site("wait_get_key"))
+		SKIP(return, "no site wait_get_key in this kernel");
 	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
 		SKIP(return, "no /dev/kmsg: %s", strerror(errno));
