@@ -88,10 +88,9 @@ if [ -f tools/futex-fault-report/Makefile ]; then
 	}
 fi
 
-# run_lane N SUITE...: each suite with its output in $logs/NN-*.log; a line
-# when it starts and when it ends, with its time; a failed suite's last 150
-# lines.  Its logs are $logs/N.II-*.log; "pass|NAME" or "fail|NAME" a suite
-# in $logs/lane-N.
+# run_lane N SUITE...: each suite in turn, its output in $logs/N.II-*.log;
+# a line when it starts and when it ends, with its time; a failed suite's
+# last 150 lines.  "pass|NAME" or "fail|NAME" a suite in $logs/lane-N.
 run_lane()
 {
 	local lane=$1 s name cmd t0 log rc i=0
@@ -131,8 +130,12 @@ if [ ${#lane1[@]} -gt 0 ]; then
 fi
 run_lane 2 "${lane2[@]}" &
 pids+=($!)
-trap 'kill "${pids[@]}" 2>/dev/null' INT TERM
+# A background job of a script ignores SIGINT, and so do the suites it
+# starts: on Ctrl-C or a TERM, every process of this run gets a TERM (the
+# guests and campaigns stop as they do on one)
+trap 'trap "" INT TERM; echo "check: interrupted, stopping every suite"; kill -TERM 0; wait; exit 130' INT TERM
 wait "${pids[@]}"
+trap - INT TERM
 
 pass=$(cat "$logs"/lane-* | grep -c '^pass')
 fail=$(cat "$logs"/lane-* | grep -c '^fail')

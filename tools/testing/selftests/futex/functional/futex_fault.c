@@ -1709,9 +1709,8 @@ TEST_F(futex_fault, inject)
 		if (!ff_has_site(first->site))
 			SKIP(return, "no site %s in this kernel", first->site);
 	}
-	if (c->recovery)
-		if (!ff_has_site(c->recovery))
-			SKIP(return, "no site %s in this kernel", c->recovery);
+	if (c->recovery && !ff_has_site(c->recovery))
+		SKIP(return, "no site %s in this kernel", c->recovery);
 	/* Every retry site says where its recovery shows */
 	if (c->flags & FF_RETRY)
 		ASSERT_NE(NULL, c->recovery) TH_LOG("retry site %s", c->site);
@@ -1770,9 +1769,8 @@ TEST_F(futex_fault, disabled)
 	if (ret == -ENOENT)
 		SKIP(return, "no site %s: %s", c->site, ff_absent(c));
 	ASSERT_EQ(0, ret);
-	if (c->recovery)
-		if (!ff_has_site(c->recovery))
-			SKIP(return, "no site %s in this kernel", c->recovery);
+	if (c->recovery && !ff_has_site(c->recovery))
+		SKIP(return, "no site %s in this kernel", c->recovery);
 
 	ff_start(_metadata, &self->env, nr);
 	ASSERT_EQ(0, ff_key_get(c->site));
